@@ -1,0 +1,1 @@
+"""Input formats, one package each, all exposing ``parse(data, source_file) -> list[ParsedGame]``."""

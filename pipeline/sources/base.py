@@ -1,0 +1,40 @@
+"""What every format's parser returns: games as per-table column lists, ready to batch.
+
+Each format lives in ``pipeline/sources/<format>/`` and exposes the same function,
+``parse(data: bytes, source_file: str) -> list[ParsedGame]``, raising a ParseError (or one of its
+subclasses) for input it cannot read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.schema import TABLES, new_buffers
+
+
+@dataclass
+class ParsedGame:
+    """One game read from a file: identity, completeness and the rows of every fact table."""
+
+    game_id: str
+    fingerprint: str
+    source: str
+    source_file: str
+    n_rounds: int
+    is_complete: bool
+    n_elements: int
+    tables: dict[str, dict[str, list]] = field(default_factory=lambda: {t: new_buffers(t) for t in TABLES})
+
+    def completeness(self) -> tuple[int, int, int, int]:
+        """Return a sort key: higher is the better copy of the same game (complete, rounds, size, named)."""
+        has_log_id = not self.game_id.startswith("fp-")
+        return (int(self.is_complete), self.n_rounds, self.n_elements, int(has_log_id))
+
+
+def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, list]:
+    """Concatenate one table's column lists over several games (in order)."""
+    out = new_buffers(table)
+    for game in games:
+        for name, values in game.tables[table].items():
+            out[name].extend(values)
+    return out

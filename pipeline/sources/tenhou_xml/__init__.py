@@ -1,0 +1,5 @@
+"""Tenhou XML (mjlog) format: ``parse(data, source_file) -> list[ParsedGame]``."""
+
+from pipeline.sources.tenhou_xml.parser import SOURCE, parse
+
+__all__ = ["SOURCE", "parse"]

@@ -1,0 +1,114 @@
+"""The result elements of a round: AGARI (a win; several in a row = multiple ron) and RYUUKYOKU."""
+
+from __future__ import annotations
+
+from pipeline.errors import ParseError
+from pipeline.sources.tenhou_xml.codes import draw_kind, limit_name, yaku_name
+from pipeline.sources.tenhou_xml.melds import decode_meld
+from pipeline.sources.tenhou_xml.state import GameState, ints_attr, tiles_attr
+
+_RED_FIVES = frozenset({16, 52, 88})
+
+
+def _scores(attrs: dict[str, str]) -> tuple[list[int], list[int]]:
+    """Split sc="s0,d0,s1,d1,..." (hundreds) into scores before and deltas, full points.
+
+    Custom lobbies append chip values after the eight score values; they are ignored here.
+    """
+    values = ints_attr(attrs["sc"])
+    if len(values) < 8:
+        raise ParseError(f"sc has {len(values)} values, expected 8")
+    return [v * 100 for v in values[0:8:2]], [v * 100 for v in values[1:8:2]]
+
+
+def _honba_sticks(attrs: dict[str, str], state: GameState) -> tuple[int, int]:
+    """ba="honba,sticks"; bot-written logs may omit it: the round's own counters then stand."""
+    ba = ints_attr(attrs.get("ba", ""))
+    if len(ba) >= 2:
+        return ba[0], ba[1]
+    return state.round["honba"], state.round["riichi_sticks"]
+
+
+class ResultReader:
+    """Turns AGARI and RYUUKYOKU elements into wins and draws rows of a GameState."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def agari(self, attrs: dict[str, str], index: int) -> None:
+        """AGARI: one win row; owari closes the game."""
+        state = self.state
+        state._require_round("AGARI")
+        seat, from_seat = int(attrs["who"]), int(attrs["fromWho"])
+        fu, points, limit = ints_attr(attrs["ten"])[:3]
+        yaku_ids, yaku_han = self._yaku(attrs)
+        before, deltas = _scores(attrs)
+        honba, sticks = _honba_sticks(attrs, state)
+        win_tile = tiles_attr(attrs["machi"])[0]
+        red = state.rules is not None and state.rules.has_red_fives
+        buf = state.tables["wins"]
+        row = {
+            "round_idx": state.round_idx, "win_idx": state.round["n_winners"], "seat": seat,
+            "from_seat": from_seat, "is_tsumo": seat == from_seat,
+            "pao_seat": int(attrs["paoWho"]) if attrs.get("paoWho") else None,
+            "tile": win_tile, "tile34": win_tile >> 2, "is_red": red and win_tile in _RED_FIVES,
+            "hand": tiles_attr(attrs["hai"]),
+            "melds": [list(decode_meld(m).tiles) for m in ints_attr(attrs.get("m", ""))],
+            "fu": fu, "han": sum(yaku_han), "points": points, "limit_name": limit_name(limit),
+            "yaku": yaku_ids, "yaku_names": [yaku_name(y) for y in yaku_ids], "yaku_han": yaku_han,
+            "is_yakuman": "yakuman" in attrs, "dora_indicators": tiles_attr(attrs.get("doraHai")),
+            "ura_indicators": tiles_attr(attrs.get("doraHaiUra")), "honba": honba,
+            "riichi_sticks": sticks, "scores_pre": before, "score_deltas": deltas, "source_index": index,
+        }  # fmt: skip
+        for name, value in row.items():
+            buf[name].append(value)
+        state.result_recorded(True, [b + d for b, d in zip(before, deltas, strict=True)])
+        self._owari(attrs)
+
+    @staticmethod
+    def _yaku(attrs: dict[str, str]) -> tuple[list[int], list[int]]:
+        """Return (yaku ids, han each): yaku="id,han,..." pairs, or yakuman="id,..." at 13 each."""
+        if attrs.get("yakuman"):
+            ids = ints_attr(attrs["yakuman"])
+            return ids, [13] * len(ids)
+        pairs = ints_attr(attrs.get("yaku", ""))
+        if len(pairs) % 2:
+            raise ParseError(f"odd number of values in yaku={attrs['yaku']!r}", tag="AGARI")
+        return pairs[0::2], pairs[1::2]
+
+    def ryuukyoku(self, attrs: dict[str, str], index: int) -> None:
+        """RYUUKYOKU: one draw row, with the hands shown (the tenpai seats at an exhaustive draw)."""
+        state = self.state
+        state._require_round("RYUUKYOKU")
+        kind = draw_kind(attrs.get("type", ""))
+        shown = [tiles_attr(attrs.get(f"hai{s}")) if f"hai{s}" in attrs else [] for s in range(4)]
+        if "sc" in attrs:
+            before, deltas = _scores(attrs)
+        else:  # bot-written logs may omit sc: nothing changed hands
+            before, deltas = list(state.round["scores_pre"]), [0, 0, 0, 0]
+        honba, sticks = _honba_sticks(attrs, state)
+        buf = state.tables["draws"]
+        row = {
+            "round_idx": state.round_idx, "kind": kind,
+            "is_abortive": kind not in ("exhaustive", "nagashi_mangan"), "honba": honba,
+            "riichi_sticks": sticks, "is_shown": [f"hai{s}" in attrs for s in range(4)],
+            "n_shown": sum(f"hai{s}" in attrs for s in range(4)), "hands_shown": shown,
+            "scores_pre": before, "score_deltas": deltas, "source_index": index,
+        }  # fmt: skip
+        for name, value in row.items():
+            buf[name].append(value)
+        state.result_recorded(False, [b + d for b, d in zip(before, deltas, strict=True)])
+        self._owari(attrs)
+
+    def _owari(self, attrs: dict[str, str]) -> None:
+        """owari="score0,points0,...": the game's end, final scores (hundreds) and game points.
+
+        An empty owari (written by bots that stop a game early) records no final scores: the game
+        stays incomplete.
+        """
+        if not attrs.get("owari"):
+            return
+        values = attrs["owari"].split(",")
+        n_players = self.state.rules.n_players if self.state.rules else 4
+        self.state.final = [(int(values[2 * s]) * 100, float(values[2 * s + 1])) for s in range(n_players)]
+        self.state.is_complete = True

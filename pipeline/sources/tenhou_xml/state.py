@@ -1,0 +1,284 @@
+"""Running state of one Tenhou game while its elements are read, and the rows it emits.
+
+Events are collected as row tuples per game (one append per element, the cheapest thing Python
+does) and transposed into the per-table column lists once, when the game is finished.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import unquote
+
+from pipeline.errors import ParseError
+from pipeline.schema import TABLES, new_buffers
+from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
+from pipeline.sources.tenhou_xml.melds import decode_meld
+
+EVENT_COLUMNS = (
+    "round_idx", "event_idx", "seat", "action", "tile", "from_seat",
+    "is_tsumogiri", "is_rinshan", "meld_tiles", "source_index",
+)  # fmt: skip
+"""Order of the fields in an event row tuple (game_id, tile34 and is_red are filled at the end)."""
+
+_KANS = frozenset({"daiminkan", "ankan", "kakan", "kita"})
+_RED_FIVES = frozenset({16, 52, 88})
+
+
+def tiles_attr(text: str | None) -> list[int]:
+    """Parse a comma-separated list of 136-ids ('' -> []); raises ParseError on an id out of range."""
+    if not text:
+        return []
+    tiles = [int(t) for t in text.split(",")]
+    if any(not 0 <= t < 136 for t in tiles):
+        raise ParseError(f"tile id out of range in {text!r}")
+    return tiles
+
+
+def ints_attr(text: str) -> list[int]:
+    """Parse a comma-separated list of integers."""
+    return [int(v) for v in text.split(",")] if text else []
+
+
+class GameState:
+    """State of one game being read; owns the game's table buffers."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.tables = {t: new_buffers(t) for t in TABLES}
+        self.rules: RuleFlags | None = None
+        self.lobby: int | None = None
+        self.players_set = False
+        self.player_info: list[tuple[str | None, int | None, float | None, str | None]] = []
+        self.n_disconnects = [0, 0, 0, 0]
+        self.n_reconnects = [0, 0, 0, 0]
+        self.final: list[tuple[int, float]] | None = None
+        self.events: list[tuple] = []
+        self.pending_connections: list[tuple[int, str, int]] = []
+        self.in_round = False
+        self.round_idx = -1
+        self.n_rounds = 0
+        self.is_complete = False
+        self.round: dict = {}
+
+    # --- game header -------------------------------------------------------------------------
+    def set_rules(self, rule_code: int, lobby: str | None, has_csrule: bool) -> None:
+        """Decode the GO tag."""
+        self.rules = decode_rule(rule_code, has_csrule)
+        self.lobby = int(lobby) if lobby else None
+
+    def players_or_reconnect(self, attrs: dict[str, str], index: int) -> None:
+        """First UN: the players; a later UN naming single seats: their reconnection."""
+        if not self.players_set:
+            dan = ints_attr(attrs.get("dan", ""))
+            rate = [float(r) for r in attrs["rate"].split(",")] if attrs.get("rate") else []
+            sex = attrs["sx"].split(",") if attrs.get("sx") else []
+            self.player_info = [
+                (
+                    unquote(attrs[f"n{s}"]) if attrs.get(f"n{s}") else None,
+                    dan[s] if s < len(dan) else None,
+                    rate[s] if s < len(rate) else None,
+                    sex[s] if s < len(sex) and sex[s] else None,
+                )
+                for s in range(4)
+            ]
+            self.players_set = True
+            return
+        for seat in range(4):
+            if f"n{seat}" in attrs:
+                self.connection(seat, "reconnect", index)
+
+    def connection(self, seat: int, kind: str, index: int) -> None:
+        """A disconnect (BYE) or reconnect; kept as an event of the current round."""
+        if not 0 <= seat < 4:
+            raise ParseError(f"seat {seat} out of range", tag="BYE" if kind == "disconnect" else "UN")
+        counts = self.n_disconnects if kind == "disconnect" else self.n_reconnects
+        counts[seat] += 1
+        if self.round_idx < 0:
+            self.pending_connections.append((seat, kind, index))
+        else:
+            self._event(seat, kind, None, None, None, None, None, index)
+
+    # --- rounds --------------------------------------------------------------------------------
+    def start_round(self, attrs: dict[str, str], index: int) -> None:
+        """INIT: close the previous round and open a new one."""
+        if self.rules is None:
+            raise ParseError("INIT before the GO tag (rules unknown)", tag="INIT")
+        self._close_round(at_end=False)
+        seed = ints_attr(attrs["seed"])
+        hands = [tiles_attr(attrs.get(f"hai{s}")) for s in range(4)]
+        self.round_idx = self.n_rounds
+        self.in_round = True
+        self.round = {
+            "round_idx": self.round_idx,
+            "round_wind": seed[0] // 4,
+            "kyoku": seed[0] % 4,
+            "dealer": int(attrs["oya"]),
+            "honba": seed[1],
+            "riichi_sticks": seed[2],
+            "dice": [seed[3], seed[4]],
+            "dora_indicator": tiles_attr(str(seed[5]))[0],
+            "scores_pre": [int(v) * 100 for v in attrs["ten"].split(",")[:4]],
+            "hands_start": hands,
+            "source_index": index,
+            "events_start": len(self.events),
+            "n_results": 0,
+            "n_winners": 0,
+            "scores_post": None,
+        }
+        self.event_idx = 0
+        self.last_draw = [-1, -1, -1, -1]
+        self.rinshan_due = [False, False, False, False]
+        for seat, kind, conn_index in self.pending_connections:
+            self._event(seat, kind, None, None, None, None, None, conn_index)
+        self.pending_connections = []
+
+    def result_recorded(self, is_win: bool, scores_post: list[int]) -> None:
+        """Note that the round has a result (AGARI or RYUUKYOKU)."""
+        self._require_round("result")
+        self.round["n_results"] += 1
+        self.round["n_winners"] += int(is_win)
+        self.round["scores_post"] = scores_post
+
+    def _close_round(self, at_end: bool) -> None:
+        if not self.in_round:
+            return
+        self.in_round = False
+        rnd = self.round
+        if rnd["n_results"] == 0:
+            if not at_end:
+                raise ParseError("round ended without a result", round_idx=self.round_idx, tag="INIT")
+            del self.events[rnd["events_start"] :]
+            return
+        buffers = self.tables["rounds"]
+        for name in ("round_idx", "round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "dice",
+                     "dora_indicator", "scores_pre", "hands_start", "scores_post", "n_winners",
+                     "source_index"):  # fmt: skip
+            buffers[name].append(rnd[name])
+        buffers["n_events"].append(len(self.events) - rnd["events_start"])
+        buffers["end_kind"].append("win" if rnd["n_winners"] else "draw")
+        buffers["is_last"].append(False)
+        self.n_rounds += 1
+
+    def end_of_document(self) -> None:
+        """Close the last round (dropped when it has no result) and mark the last round."""
+        self._close_round(at_end=True)
+        if self.is_complete and self.n_rounds:
+            self.tables["rounds"]["is_last"][-1] = True
+
+    # --- in-round events -----------------------------------------------------------------------
+    def _require_round(self, what: str) -> None:
+        if not self.in_round:
+            raise ParseError(f"{what} outside a round")
+
+    def _event(self, seat, action, tile, from_seat, tsumogiri, rinshan, meld, index) -> None:  # noqa: ANN001
+        self.events.append(
+            (self.round_idx, self.event_idx, seat, action, tile, from_seat, tsumogiri, rinshan, meld, index)
+        )
+        self.event_idx += 1
+
+    def draw(self, seat: int, tile: int, index: int) -> None:
+        """T/U/V/W: a seat draws a tile (a replacement draw right after its kan or kita)."""
+        self._require_round("draw")
+        if not 0 <= tile < 136:
+            raise ParseError(f"tile id {tile} out of range", round_idx=self.round_idx, tag="draw")
+        rinshan = self.rinshan_due[seat]
+        self.rinshan_due[seat] = False
+        self.last_draw[seat] = tile
+        self._event(seat, "draw", tile, None, None, rinshan, None, index)
+
+    def discard(self, seat: int, tile: int, index: int) -> None:
+        """D/E/F/G: a seat discards; tsumogiri when the tile is the one it just drew."""
+        self._require_round("discard")
+        if not 0 <= tile < 136:
+            raise ParseError(f"tile id {tile} out of range", round_idx=self.round_idx, tag="discard")
+        tsumogiri = tile == self.last_draw[seat]
+        self.last_draw[seat] = -1
+        self._event(seat, "discard", tile, None, tsumogiri, None, None, index)
+
+    def call(self, seat: int, code: int, index: int) -> None:
+        """N: decode the call; the seat the tile came from is absolute."""
+        self._require_round("call")
+        meld = decode_meld(code)
+        from_seat = (
+            (seat + meld.from_rel) % 4 if meld.action in ("chi", "pon", "daiminkan", "kakan") else None
+        )
+        if meld.action in _KANS:
+            self.rinshan_due[seat] = True
+        if meld.action in ("chi", "pon", "daiminkan"):
+            self.last_draw[seat] = -1
+        self._event(seat, meld.action, meld.tile, from_seat, None, None, list(meld.tiles), index)
+
+    def riichi(self, seat: int, step: int, index: int) -> None:
+        """REACH step 1 (declared) or 2 (accepted: the stick is on the table)."""
+        self._require_round("riichi")
+        if step not in (1, 2):
+            raise ParseError(f"unknown REACH step {step}", round_idx=self.round_idx, tag="REACH")
+        self._event(seat, "riichi" if step == 1 else "riichi_accepted", None, None, None, None, None, index)
+
+    def new_dora(self, tile: int, index: int) -> None:
+        """DORA: a new dora indicator is revealed."""
+        self._require_round("dora")
+        tiles_attr(str(tile))
+        self._event(None, "dora", tile, None, None, None, None, index)
+
+    # --- the end -------------------------------------------------------------------------------
+    def fill_game_rows(self, source: str, fingerprint: str, source_file: str, when: datetime | None) -> None:
+        """Write the games and players rows and transpose the events into their columns."""
+        rules = self.rules
+        assert rules is not None
+        self._fill_events()
+        for table in ("rounds", "wins", "draws"):
+            buf = self.tables[table]
+            buf["game_id"] = [self.game_id] * len(buf["round_idx"])
+        games = self.tables["games"]
+        for name, value in (
+            ("game_id", self.game_id), ("source", source), ("fingerprint", fingerprint),
+            ("source_file", source_file), ("started_at", when), ("year", when.year if when else None),
+            ("rule_code", rules.rule_code), ("lobby", self.lobby), ("n_players", rules.n_players),
+            ("room", rules.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
+            ("has_kuitan", rules.has_kuitan), ("is_fast", rules.is_fast), ("is_vs_humans", rules.is_vs_humans),
+            ("is_custom_rule", rules.is_custom_rule), ("n_rounds", self.n_rounds),
+            ("is_complete", self.is_complete),
+        ):  # fmt: skip
+            games[name].append(value)
+        self._fill_players(rules.n_players)
+
+    def _fill_events(self) -> None:
+        buf = self.tables["events"]
+        rows = self.events
+        buf["game_id"] = [self.game_id] * len(rows)
+        if not rows:
+            return
+        columns = list(zip(*rows, strict=True))
+        for name, values in zip(EVENT_COLUMNS, columns, strict=True):
+            buf[name] = list(values)
+        red = self.rules is not None and self.rules.has_red_fives
+        buf["tile34"] = [None if t is None else t >> 2 for t in buf["tile"]]
+        buf["is_red"] = [None if t is None else (red and t in _RED_FIVES) for t in buf["tile"]]
+
+    def _fill_players(self, n_players: int) -> None:
+        buf = self.tables["players"]
+        info = self.player_info or [(None, None, None, None)] * 4
+        ranks = _ranks([score for score, _ in self.final]) if self.final else None
+        for seat in range(n_players):
+            name, dan, rate, sex = info[seat]
+            buf["game_id"].append(self.game_id)
+            buf["seat"].append(seat)
+            buf["name"].append(name)
+            buf["dan"].append(dan)
+            buf["rate"].append(rate)
+            buf["sex"].append(sex)
+            buf["final_score"].append(self.final[seat][0] if self.final else None)
+            buf["final_points"].append(self.final[seat][1] if self.final else None)
+            buf["final_rank"].append(ranks[seat] if ranks else None)
+            buf["n_disconnects"].append(self.n_disconnects[seat])
+            buf["n_reconnects"].append(self.n_reconnects[seat])
+
+
+def _ranks(scores: list[int]) -> list[int]:
+    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    ranks = [0] * len(scores)
+    for place, seat in enumerate(order, start=1):
+        ranks[seat] = place
+    return ranks

@@ -1,0 +1,1 @@
+"""paipu's rules layer: pure, vectorised domain logic on arrays and frames. Never imports ``pipeline``."""
