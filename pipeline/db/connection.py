@@ -1,0 +1,42 @@
+"""Open an in-memory DuckDB connection whose views read the warehouse's Parquet files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from pipeline.db.sqlfiles import load_sql, sql_names
+from pipeline.errors import WarehouseError
+from pipeline.schema import arrow_schema
+from pipeline.store.warehouse import Warehouse
+
+
+def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """Return a DuckDB connection with one view per warehouse table (``games``, ``rounds``...).
+
+    Each view is the staging SQL file of that name over the table's part files; a table with no
+    files yet is an empty view with the declared columns. Raises WarehouseError when the folder
+    holds no warehouse.
+    """
+    if not warehouse.exists():
+        raise WarehouseError(f"no warehouse at {warehouse.root} (run `paipu ingest` first)")
+    con = duckdb.connect()
+    if threads:
+        con.execute(f"set threads = {int(threads)}")
+    for table in sql_names("staging"):
+        files = [str(p) for p in warehouse.table_files(table)]
+        if files:
+            con.execute(f"set variable {table}_files = $files", {"files": files})
+            con.execute(f"create view {table} as {load_sql('staging', table)}")
+        else:
+            empty = arrow_schema(table).empty_table()
+            con.register(f"_empty_{table}", empty)
+            con.execute(f"create view {table} as select * from _empty_{table}")
+    return con
+
+
+def query(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> pa.Table:
+    """Run a query (with ``$name`` parameters) and return the result as an Arrow table."""
+    return con.execute(sql, params or {}).fetch_arrow_table()

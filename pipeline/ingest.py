@@ -1,0 +1,244 @@
+"""Ingest: input files -> parsed games -> deduplicated Parquet parts + one manifest row per file.
+
+Files are read in batches; each batch's games are written before the next batch is read, so
+memory is bounded by the batch size. A file whose path and content hash are already in the
+manifest (read by this paipu version) is skipped as unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pipeline import __version__
+from pipeline.errors import NotALogError, ParseError, WarehouseError
+from pipeline.schema import new_buffers
+from pipeline.sources import tenhou_xml
+from pipeline.sources.base import ParsedGame
+from pipeline.store.warehouse import StoredGame, Warehouse
+
+PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {tenhou_xml.SOURCE: tenhou_xml.parse}
+"""Format name -> parse function; every format exposes the same signature."""
+
+STATUSES = ("ok", "duplicate", "quarantined", "not_a_log")
+"""Manifest statuses of a file."""
+
+
+def discover_files(paths: Iterable[Path]) -> list[Path]:
+    """Expand files and folders (recursively) into a sorted list of absolute file paths.
+
+    Hidden files and folders are skipped. Raises FileNotFoundError for a path that does not exist.
+    """
+    found: set[Path] = set()
+    for path in paths:
+        if path.is_file():
+            found.add(path.resolve())
+        elif path.is_dir():
+            found.update(
+                p.resolve()
+                for p in path.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+    return sorted(found)
+
+
+def detect_format(data: bytes) -> str | None:
+    """Return the format name of a file's bytes (looked at, not guessed from the name), or None."""
+    head = data[:4096]
+    if head[:2] == b"\x1f\x8b" or b"<mjloggm" in head:
+        return tenhou_xml.SOURCE
+    return None
+
+
+def content_hash(data: bytes) -> str:
+    """Return the BLAKE2b-128 hex digest of a file's bytes."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass
+class FileResult:
+    """What became of one input file."""
+
+    path: str
+    size: int
+    content_hash: str
+    format: str | None
+    status: str = "ok"
+    error: str | None = None
+    games: list[ParsedGame] = field(default_factory=list)
+    game_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class IngestReport:
+    """Counts of one ingest run and the files that were not stored as ok."""
+
+    files: dict[str, int] = field(default_factory=lambda: dict.fromkeys((*STATUSES, "unchanged"), 0))
+    games: int = 0
+    rounds: int = 0
+    problems: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def all_read(self) -> bool:
+        """True when no file was quarantined."""
+        return self.files["quarantined"] == 0
+
+
+def read_file(path: Path, data: bytes | None = None) -> FileResult:
+    """Parse one file (its bytes, when already read); failures become a quarantined / not_a_log result."""
+    data = path.read_bytes() if data is None else data
+    fmt = detect_format(data)
+    result = FileResult(str(path), len(data), content_hash(data), fmt)
+    if fmt is None:
+        result.status, result.error = "not_a_log", f"{path}: not a game log of any known format"
+        return result
+    try:
+        result.games = PARSERS[fmt](data, str(path))
+    except NotALogError as exc:
+        result.status, result.error = "not_a_log", str(exc)
+    except ParseError as exc:
+        result.status, result.error = "quarantined", str(exc)
+    return result
+
+
+class _Deduplicator:
+    """Chooses one copy per game (by fingerprint) among the stored games and a batch's files."""
+
+    def __init__(self, stored: dict[str, StoredGame]) -> None:
+        self.stored = stored
+        self.ids = {s.game_id: fp for fp, s in stored.items()}
+
+    def resolve(self, results: list[FileResult]) -> list[ParsedGame]:
+        """Set each result's status; return the games to write (the best copy of each new game)."""
+        best: dict[str, tuple[ParsedGame, FileResult]] = {}
+        for result in results:
+            for game in result.games:
+                if game.n_rounds and game.fingerprint not in self.stored:
+                    held = best.get(game.fingerprint)
+                    if held is None or game.completeness() > held[0].completeness():
+                        best[game.fingerprint] = (game, result)
+        chosen = [game for game, _ in best.values() if self._claim_id(game, best)]
+        chosen_ids = {id(g) for g in chosen}
+        for result in results:
+            for game in result.games:
+                result.game_ids.append(game.game_id)
+                if id(game) not in chosen_ids and result.status == "ok":
+                    result.status, result.error = self._why_not_stored(game, best, result.path)
+            result.games = []
+        for game in chosen:
+            self.stored[game.fingerprint] = StoredGame(game.game_id, game.source_file)
+        return chosen
+
+    def _claim_id(self, game: ParsedGame, best: dict[str, tuple[ParsedGame, FileResult]]) -> bool:
+        owner = self.ids.get(game.game_id)
+        if owner is not None and owner != game.fingerprint:
+            best[game.fingerprint][1].status = "quarantined"
+            best[game.fingerprint][1].error = (
+                f"{game.source_file}: game id {game.game_id} is already stored with different content"
+            )
+            return False
+        self.ids[game.game_id] = game.fingerprint
+        return True
+
+    def _why_not_stored(self, game: ParsedGame, best: dict, path: str) -> tuple[str, str]:
+        kept = self.stored.get(game.fingerprint) or (
+            StoredGame(best[game.fingerprint][0].game_id, best[game.fingerprint][0].source_file)
+            if game.fingerprint in best
+            else None
+        )
+        if kept is None:
+            return "quarantined", f"{path}: no complete round (the log ends before the first round's result)"
+        partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
+        return "duplicate", f"same game as {kept.game_id}, stored from {kept.source_file}{partial}"
+
+
+def _batches(items: list[Path], size: int) -> Iterator[list[Path]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def ingest(
+    paths: Iterable[Path],
+    warehouse: Warehouse,
+    batch_size: int = 2000,
+    on_file: Callable[[int], None] | None = None,
+) -> IngestReport:
+    """Ingest files and folders into the warehouse; return the report.
+
+    ``on_file(n_games)`` is called after each file is read (for progress display). Raises
+    FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be
+    written; per-file problems never raise.
+    """
+    files = discover_files(paths)
+    known = _known_files(warehouse)
+    dedup = _Deduplicator(warehouse.stored_games())
+    report = IngestReport()
+    for batch in _batches(files, batch_size):
+        results = []
+        for path in batch:
+            try:
+                result = _read_unless_unchanged(path, known)
+            except OSError as exc:
+                result = FileResult(str(path), 0, "", None, "quarantined", f"{path}: cannot read ({exc.strerror})")
+            if result is None:
+                report.files["unchanged"] += 1
+            else:
+                results.append(result)
+            if on_file:
+                on_file(len(result.games) if result else 0)
+        chosen = dedup.resolve(results)
+        warehouse.write_games(chosen)
+        warehouse.upsert_manifest(_manifest_rows(results))
+        _count(report, results, chosen)
+    return report
+
+
+def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:
+    manifest = warehouse.read_manifest()
+    return {
+        p: (h, v)
+        for p, h, v in zip(
+            manifest["path"].to_pylist(),
+            manifest["content_hash"].to_pylist(),
+            manifest["paipu_version"].to_pylist(),
+            strict=True,
+        )
+    }
+
+
+def _read_unless_unchanged(path: Path, known: dict[str, tuple[str, str]]) -> FileResult | None:
+    data = path.read_bytes()
+    previous = known.get(str(path))
+    if previous is not None and previous[1] == __version__ and content_hash(data) == previous[0]:
+        return None
+    return read_file(path, data)
+
+
+def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
+    rows = new_buffers("manifest")
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    for r in results:
+        for name, value in (
+            ("path", r.path), ("size", r.size), ("content_hash", r.content_hash), ("format", r.format),
+            ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids),
+            ("paipu_version", __version__), ("ingested_at", now),
+        ):  # fmt: skip
+            rows[name].append(value)
+    return rows
+
+
+def _count(report: IngestReport, results: list[FileResult], chosen: list[ParsedGame]) -> None:
+    for r in results:
+        report.files[r.status] += 1
+        if r.status != "ok":
+            report.problems.append((r.path, r.status, r.error or ""))
+    report.games += len(chosen)
+    report.rounds += sum(g.n_rounds for g in chosen)
+
+
+__all__ = ["IngestReport", "WarehouseError", "discover_files", "ingest", "read_file"]

@@ -1,0 +1,1 @@
+"""The Parquet warehouse: atomic part files, partition layout and the manifest."""
