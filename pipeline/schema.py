@@ -59,6 +59,8 @@ GAMES = [
     _c("is_vs_humans", BOOL, "Played against humans (not computer opponents)"),
     _c("is_custom_rule", BOOL, "Custom-rule lobby (rule code above 0xFF or a csrule): rules may differ"),
     _c("n_rounds", I16, "Rounds stored for this game (complete rounds only)"),
+    _c("log_quirks", pa.list_(STR), "Departures from the server's own format found while reading (see README)"),
+    _c("is_server_log", BOOL, "No quirk says another tool wrote or edited the log: its labels can be trusted"),
     _c("is_complete", BOOL, "The log reaches the game's end (final scores recorded)"),
 ]
 
@@ -209,8 +211,14 @@ def new_buffers(table: str) -> dict[str, list]:
     return {c.name: [] for c in ALL_TABLES[table]}
 
 
-def to_arrow(table: str, buffers: dict[str, list]) -> pa.Table:
-    """Build an Arrow table with the declared schema from per-column lists.
+def _column(values: list | pa.Array, type_: pa.DataType) -> pa.Array:
+    if isinstance(values, pa.Array):
+        return values if values.type == type_ else values.cast(type_)
+    return pa.array(values, type=type_)
+
+
+def to_arrow(table: str, buffers: dict[str, list | pa.Array]) -> pa.Table:
+    """Build an Arrow table with the declared schema from per-column lists or Arrow arrays.
 
     Raises SchemaError when a column is missing, lengths differ, or a value does not fit its type.
     """
@@ -222,7 +230,7 @@ def to_arrow(table: str, buffers: dict[str, list]) -> pa.Table:
     if len(lengths) > 1:
         raise SchemaError(f"table {table}: columns of different lengths {sorted(lengths)}")
     try:
-        arrays = [pa.array(buffers[f.name], type=f.type) for f in schema]
+        arrays = [_column(buffers[f.name], f.type) for f in schema]
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
         raise SchemaError(f"table {table}: {exc}") from exc
     null_in_required = [

@@ -57,7 +57,7 @@ class Warehouse:
         if not files:
             return {}
         try:
-            table = pq.read_table(files, columns=["fingerprint", "game_id", "source_file"])
+            table = pq.read_table(files, columns=["fingerprint", "game_id", "source_file"], partitioning=None)
         except (OSError, pa.ArrowInvalid) as exc:
             raise WarehouseError(f"cannot read the games table in {self.root}: {exc}") from None
         return {

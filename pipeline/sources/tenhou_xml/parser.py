@@ -23,12 +23,15 @@ from pipeline.sources.tenhou_xml.state import GameState
 
 SOURCE = "tenhou_xml"
 
-_ELEMENT = re.compile(r"<(/?)([A-Za-z]+)(\d*)((?:\s+[\w.-]+\s*=\s*\"[^\"]*\")*)\s*/?>")
+_ELEMENT = re.compile(r"<(/?[A-Za-z]+)(\d*)([^>]*)>")
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
 _LOG_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{8})")
 
-_DRAW_TAGS = {"T": 0, "U": 1, "V": 2, "W": 3}
-_DISCARD_TAGS = {"D": 0, "E": 1, "F": 2, "G": 3}
+_TILE_TAGS = {
+    "T": (0, "draw"), "U": (1, "draw"), "V": (2, "draw"), "W": (3, "draw"),
+    "D": (0, "discard"), "E": (1, "discard"), "F": (2, "discard"), "G": (3, "discard"),
+}  # fmt: skip
+"""Draw (T-W) and discard (D-G) tag letters -> (seat, action)."""
 
 
 def decode_bytes(data: bytes, source_file: str) -> str:
@@ -104,35 +107,35 @@ class _DocumentReader:
         self.closed = False
 
     def read(self, text: str) -> ParsedGame:
-        """Read every element of the document and return the game."""
+        """Read every element of the document and return the game.
+
+        Draws and discards (nine elements in ten) are appended to the event rows right here.
+        """
+        state = self.state
+        append = state.events.append
         index = -1
-        for index, match in enumerate(_ELEMENT.finditer(text)):
-            closing, name, digits, attr_text = match.groups()
-            self.current_tag = name + digits
-            if closing:
-                self.closed = self.closed or name == "mjloggm"
-                continue
+        for index, (name, digits, attr_text) in enumerate(_ELEMENT.findall(text)):
             if digits:
-                self._tile_tag(name, int(digits), index)
+                seat_action = _TILE_TAGS.get(name)
+                if seat_action is None:
+                    raise ParseError(f"unknown tag <{name}{digits}>", tag=name + digits)
+                if not state.in_round:
+                    raise ParseError(f"{seat_action[1]} outside a round", tag=name + digits)
+                append((state.round_idx, seat_action[0], seat_action[1], int(digits), None, None, index))
+            elif name[0] == "/":
+                self.closed = self.closed or name == "/mjloggm"
             else:
-                self._named_tag(name, attr_text, index, match.group(0))
+                self.current_tag = name
+                self._named_tag(name, attr_text, index)
         return self._finish(index + 1)
 
-    def _tile_tag(self, name: str, tile: int, index: int) -> None:
-        if name in _DRAW_TAGS:
-            self.state.draw(_DRAW_TAGS[name], tile, index)
-        elif name in _DISCARD_TAGS:
-            self.state.discard(_DISCARD_TAGS[name], tile, index)
-        else:
-            raise ParseError(f"unknown tag <{name}{tile}>", tag=f"{name}{tile}")
-
-    def _named_tag(self, name: str, attr_text: str, index: int, raw: str) -> None:
+    def _named_tag(self, name: str, attr_text: str, index: int) -> None:
         attrs = dict(_ATTR.findall(attr_text))
         state = self.state
         if name == "INIT":
             if not self.first_init:
-                self.first_init = raw
-                self._set_identity(raw)
+                self.first_init = attr_text
+                self._set_identity(attr_text)
             state.start_round(attrs, index)
         elif name == "N":
             state.call(int(attrs["who"]), int(attrs["m"]), index)
@@ -152,6 +155,10 @@ class _DocumentReader:
             state.set_rules(int(attrs["type"]), attrs.get("lobby"), "csrule" in attrs)
         elif name == "SHUFFLE":
             self.shuffle_seed = attrs.get("seed", "")
+            if not self.shuffle_seed:
+                state.quirks.add("empty_shuffle_seed")
+            elif not self.shuffle_seed.startswith("mt19937ar"):
+                state.quirks.add("plain_shuffle_seed")
         elif name in ("TAIKYOKU", "mjloggm"):
             pass
         else:

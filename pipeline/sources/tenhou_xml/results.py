@@ -10,11 +10,13 @@ from pipeline.sources.tenhou_xml.state import GameState, ints_attr, tiles_attr
 _RED_FIVES = frozenset({16, 52, 88})
 
 
-def _scores(attrs: dict[str, str]) -> tuple[list[int], list[int]]:
+def _scores(attrs: dict[str, str], state: GameState) -> tuple[list[int], list[int]]:
     """Split sc="s0,d0,s1,d1,..." (hundreds) into scores before and deltas, full points.
 
     Custom lobbies append chip values after the eight score values; they are ignored here.
     """
+    if "+" in attrs["sc"]:
+        state.quirks.add("signed_scores")
     values = ints_attr(attrs["sc"])
     if len(values) < 8:
         raise ParseError(f"sc has {len(values)} values, expected 8")
@@ -42,9 +44,12 @@ class ResultReader:
         seat, from_seat = int(attrs["who"]), int(attrs["fromWho"])
         fu, points, limit = ints_attr(attrs["ten"])[:3]
         yaku_ids, yaku_han = self._yaku(attrs)
-        before, deltas = _scores(attrs)
+        before, deltas = _scores(attrs, state)
         honba, sticks = _honba_sticks(attrs, state)
         win_tile = tiles_attr(attrs["machi"])[0]
+        hand = tiles_attr(attrs["hai"])
+        if win_tile not in hand:
+            state.quirks.add("winning_tile_not_in_hand")
         red = state.rules is not None and state.rules.has_red_fives
         buf = state.tables["wins"]
         row = {
@@ -52,7 +57,7 @@ class ResultReader:
             "from_seat": from_seat, "is_tsumo": seat == from_seat,
             "pao_seat": int(attrs["paoWho"]) if attrs.get("paoWho") else None,
             "tile": win_tile, "tile34": win_tile >> 2, "is_red": red and win_tile in _RED_FIVES,
-            "hand": tiles_attr(attrs["hai"]),
+            "hand": hand,
             "melds": [list(decode_meld(m).tiles) for m in ints_attr(attrs.get("m", ""))],
             "fu": fu, "han": sum(yaku_han), "points": points, "limit_name": limit_name(limit),
             "yaku": yaku_ids, "yaku_names": [yaku_name(y) for y in yaku_ids], "yaku_han": yaku_han,
@@ -83,7 +88,7 @@ class ResultReader:
         kind = draw_kind(attrs.get("type", ""))
         shown = [tiles_attr(attrs.get(f"hai{s}")) if f"hai{s}" in attrs else [] for s in range(4)]
         if "sc" in attrs:
-            before, deltas = _scores(attrs)
+            before, deltas = _scores(attrs, state)
         else:  # bot-written logs may omit sc: nothing changed hands
             before, deltas = list(state.round["scores_pre"]), [0, 0, 0, 0]
         honba, sticks = _honba_sticks(attrs, state)
@@ -106,6 +111,8 @@ class ResultReader:
         An empty owari (written by bots that stop a game early) records no final scores: the game
         stays incomplete.
         """
+        if "owari" in attrs and not attrs["owari"]:
+            self.state.quirks.add("empty_owari")
         if not attrs.get("owari"):
             return
         values = attrs["owari"].split(",")

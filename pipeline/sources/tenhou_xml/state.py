@@ -1,7 +1,7 @@
 """Running state of one Tenhou game while its elements are read, and the rows it emits.
 
-Events are collected as row tuples per game (one append per element, the cheapest thing Python
-does) and transposed into the per-table column lists once, when the game is finished.
+Events are collected as bare row tuples per game (one append per element, the cheapest thing
+Python does); their columns are derived in bulk when the game is finished (event_columns.py).
 """
 
 from __future__ import annotations
@@ -11,17 +11,18 @@ from urllib.parse import unquote
 
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
+import pyarrow as pa
+
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
+from pipeline.sources.tenhou_xml.event_columns import event_columns
 from pipeline.sources.tenhou_xml.melds import decode_meld
 
-EVENT_COLUMNS = (
-    "round_idx", "event_idx", "seat", "action", "tile", "from_seat",
-    "is_tsumogiri", "is_rinshan", "meld_tiles", "source_index",
-)  # fmt: skip
-"""Order of the fields in an event row tuple (game_id, tile34 and is_red are filled at the end)."""
+NON_SERVER_QUIRKS = frozenset(
+    {"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"}
+)
+"""Quirks only seen in logs written by other tools (bots, editors): their labels cannot be trusted."""
 
-_KANS = frozenset({"daiminkan", "ankan", "kakan", "kita"})
-_RED_FIVES = frozenset({16, 52, 88})
+_FROM_OTHERS = frozenset({"chi", "pon", "daiminkan", "kakan"})
 
 
 def tiles_attr(text: str | None) -> list[int]:
@@ -59,6 +60,7 @@ class GameState:
         self.n_rounds = 0
         self.is_complete = False
         self.round: dict = {}
+        self.quirks: set[str] = set()
 
     # --- game header -------------------------------------------------------------------------
     def set_rules(self, rule_code: int, lobby: str | None, has_csrule: bool) -> None:
@@ -96,7 +98,7 @@ class GameState:
         if self.round_idx < 0:
             self.pending_connections.append((seat, kind, index))
         else:
-            self._event(seat, kind, None, None, None, None, None, index)
+            self.events.append((self.round_idx, seat, kind, None, None, None, index))
 
     # --- rounds --------------------------------------------------------------------------------
     def start_round(self, attrs: dict[str, str], index: int) -> None:
@@ -125,11 +127,8 @@ class GameState:
             "n_winners": 0,
             "scores_post": None,
         }
-        self.event_idx = 0
-        self.last_draw = [-1, -1, -1, -1]
-        self.rinshan_due = [False, False, False, False]
         for seat, kind, conn_index in self.pending_connections:
-            self._event(seat, kind, None, None, None, None, None, conn_index)
+            self.events.append((self.round_idx, seat, kind, None, None, None, conn_index))
         self.pending_connections = []
 
     def result_recorded(self, is_win: bool, scores_post: list[int]) -> None:
@@ -170,56 +169,25 @@ class GameState:
         if not self.in_round:
             raise ParseError(f"{what} outside a round")
 
-    def _event(self, seat, action, tile, from_seat, tsumogiri, rinshan, meld, index) -> None:  # noqa: ANN001
-        self.events.append(
-            (self.round_idx, self.event_idx, seat, action, tile, from_seat, tsumogiri, rinshan, meld, index)
-        )
-        self.event_idx += 1
-
-    def draw(self, seat: int, tile: int, index: int) -> None:
-        """T/U/V/W: a seat draws a tile (a replacement draw right after its kan or kita)."""
-        self._require_round("draw")
-        if not 0 <= tile < 136:
-            raise ParseError(f"tile id {tile} out of range", round_idx=self.round_idx, tag="draw")
-        rinshan = self.rinshan_due[seat]
-        self.rinshan_due[seat] = False
-        self.last_draw[seat] = tile
-        self._event(seat, "draw", tile, None, None, rinshan, None, index)
-
-    def discard(self, seat: int, tile: int, index: int) -> None:
-        """D/E/F/G: a seat discards; tsumogiri when the tile is the one it just drew."""
-        self._require_round("discard")
-        if not 0 <= tile < 136:
-            raise ParseError(f"tile id {tile} out of range", round_idx=self.round_idx, tag="discard")
-        tsumogiri = tile == self.last_draw[seat]
-        self.last_draw[seat] = -1
-        self._event(seat, "discard", tile, None, tsumogiri, None, None, index)
-
     def call(self, seat: int, code: int, index: int) -> None:
         """N: decode the call; the seat the tile came from is absolute."""
         self._require_round("call")
         meld = decode_meld(code)
-        from_seat = (
-            (seat + meld.from_rel) % 4 if meld.action in ("chi", "pon", "daiminkan", "kakan") else None
-        )
-        if meld.action in _KANS:
-            self.rinshan_due[seat] = True
-        if meld.action in ("chi", "pon", "daiminkan"):
-            self.last_draw[seat] = -1
-        self._event(seat, meld.action, meld.tile, from_seat, None, None, list(meld.tiles), index)
+        from_seat = (seat + meld.from_rel) % 4 if meld.action in _FROM_OTHERS else None
+        self.events.append((self.round_idx, seat, meld.action, meld.tile, from_seat, list(meld.tiles), index))
 
     def riichi(self, seat: int, step: int, index: int) -> None:
         """REACH step 1 (declared) or 2 (accepted: the stick is on the table)."""
         self._require_round("riichi")
         if step not in (1, 2):
             raise ParseError(f"unknown REACH step {step}", round_idx=self.round_idx, tag="REACH")
-        self._event(seat, "riichi" if step == 1 else "riichi_accepted", None, None, None, None, None, index)
+        action = "riichi" if step == 1 else "riichi_accepted"
+        self.events.append((self.round_idx, seat, action, None, None, None, index))
 
     def new_dora(self, tile: int, index: int) -> None:
         """DORA: a new dora indicator is revealed."""
         self._require_round("dora")
-        tiles_attr(str(tile))
-        self._event(None, "dora", tile, None, None, None, None, index)
+        self.events.append((self.round_idx, None, "dora", tiles_attr(str(tile))[0], None, None, index))
 
     # --- the end -------------------------------------------------------------------------------
     def fill_game_rows(self, source: str, fingerprint: str, source_file: str, when: datetime | None) -> None:
@@ -238,23 +206,18 @@ class GameState:
             ("room", rules.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
             ("has_kuitan", rules.has_kuitan), ("is_fast", rules.is_fast), ("is_vs_humans", rules.is_vs_humans),
             ("is_custom_rule", rules.is_custom_rule), ("n_rounds", self.n_rounds),
+            ("log_quirks", sorted(self.quirks)), ("is_server_log", not self.quirks & NON_SERVER_QUIRKS),
             ("is_complete", self.is_complete),
         ):  # fmt: skip
             games[name].append(value)
         self._fill_players(rules.n_players)
 
     def _fill_events(self) -> None:
-        buf = self.tables["events"]
-        rows = self.events
-        buf["game_id"] = [self.game_id] * len(rows)
-        if not rows:
+        if not self.events:
             return
-        columns = list(zip(*rows, strict=True))
-        for name, values in zip(EVENT_COLUMNS, columns, strict=True):
-            buf[name] = list(values)
-        red = self.rules is not None and self.rules.has_red_fives
-        buf["tile34"] = [None if t is None else t >> 2 for t in buf["tile"]]
-        buf["is_red"] = [None if t is None else (red and t in _RED_FIVES) for t in buf["tile"]]
+        columns = event_columns(self.events, self.rules is not None and self.rules.has_red_fives)
+        columns["game_id"] = pa.array([self.game_id] * len(self.events), pa.string())
+        self.tables["events"] = columns
 
     def _fill_players(self, n_players: int) -> None:
         buf = self.tables["players"]

@@ -1,0 +1,161 @@
+"""The ``paipu`` command line: thin typer commands over plain functions.
+
+Exit codes: 0 success; 1 a check found violations; 2 usage error (bad option, missing path);
+3 some input files were quarantined (the rest was written); 4 warehouse or SQL error;
+70 an internal error (a bug: reported in one line, never as a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any
+
+import duckdb
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pipeline import __version__
+from pipeline.cli_render import render_checks, render_ingest, render_result, render_stats
+from pipeline.db import connect
+from pipeline.errors import PaipuError
+from pipeline.ingest import discover_files, ingest
+from pipeline.statistics import GROUPINGS, round_outcome_stats, run_checks
+from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
+
+EXIT_VIOLATIONS, EXIT_USAGE, EXIT_QUARANTINED, EXIT_WAREHOUSE, EXIT_INTERNAL = 1, 2, 3, 4, 70
+
+app = typer.Typer(
+    help="paipu: Riichi Mahjong game logs into a Parquet warehouse, queried with DuckDB.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+WarehouseOption = Annotated[
+    Path, typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True)
+]
+
+
+def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn paipu's errors into a one-line message and exit code 4, never a traceback."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except FileNotFoundError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(EXIT_USAGE) from None
+        except (PaipuError, duckdb.Error) as exc:
+            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            raise typer.Exit(EXIT_WAREHOUSE) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a bug in paipu: one clear line, never a traceback
+            err.print(f"[red]internal error:[/red] {type(exc).__name__}: {exc} (please report this)")
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+    return wrapper
+
+
+@app.command("ingest")
+@_domain_errors
+def ingest_command(
+    paths: Annotated[list[Path], typer.Argument(help="Log files or folders (read recursively).")],
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    batch_size: Annotated[int, typer.Option(help="Files read per batch (bounds memory).", min=1)] = 2000,
+) -> None:
+    """Read game logs into the warehouse; every file is accounted for in the manifest."""
+    n_files = len(discover_files(paths))
+    games = 0
+    start = time.perf_counter()
+    columns = (
+        TextColumn("[bold]ingest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files · {task.fields[games]} games · {task.fields[rate]:.0f} games/s"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("ingest", total=n_files, games=0, rate=0.0)
+
+        def on_file(n_games: int) -> None:
+            nonlocal games
+            games += n_games
+            rate = games / max(time.perf_counter() - start, 1e-9)
+            progress.update(task, advance=1, games=games, rate=rate)
+
+        report = ingest(paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file)
+    render_ingest(out, report, time.perf_counter() - start)
+    if not report.all_read:
+        raise typer.Exit(EXIT_QUARANTINED)
+
+
+@app.command("sql")
+@_domain_errors
+def sql_command(
+    query: Annotated[str, typer.Argument(help="A SQL query, or the path of a .sql file.")],
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+) -> None:
+    """Run a query over the warehouse views (games, players, rounds, events, wins, draws, manifest)."""
+    if fmt not in ("table", "csv", "json"):
+        err.print(f"[red]error:[/red] --format must be table, csv or json, not {fmt!r}")
+        raise typer.Exit(EXIT_USAGE)
+    if query.endswith(".sql") and Path(query).is_file():
+        query = Path(query).read_text(encoding="utf-8")
+    con = connect(Warehouse(warehouse))
+    result = con.execute(query)
+    columns = [d[0] for d in result.description or []]
+    render_result(out, columns, result.fetchall(), fmt)
+
+
+@app.command("stats")
+@_domain_errors
+def stats_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    by: Annotated[str, typer.Option("--by", help="Group by: " + ", ".join(GROUPINGS) + ".")] = "all",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+) -> None:
+    """Print round outcome statistics, each with its definition."""
+    if by not in GROUPINGS:
+        err.print(f"[red]error:[/red] --by must be one of {', '.join(GROUPINGS)}, not {by!r}")
+        raise typer.Exit(EXIT_USAGE)
+    stats = round_outcome_stats(connect(Warehouse(warehouse)), by)
+    if as_json:
+        sys.stdout.write(json.dumps({"stats": [s.to_json() for s in stats]}, ensure_ascii=False) + "\n")
+    else:
+        render_stats(out, stats)
+
+
+@app.command("check")
+@_domain_errors
+def check_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+) -> None:
+    """Run the invariant checks; exit 1 when any server-written log violates one."""
+    results = run_checks(connect(Warehouse(warehouse)))
+    if as_json:
+        payload = {
+            name: [v.__dict__ for v in violations] for name, violations in results.items()
+        }
+        sys.stdout.write(json.dumps({"checks": payload}, ensure_ascii=False) + "\n")
+    else:
+        render_checks(out, results)
+    if any(v.is_server_log for violations in results.values() for v in violations):
+        raise typer.Exit(EXIT_VIOLATIONS)
+
+
+@app.command("version")
+def version_command() -> None:
+    """Print paipu's version."""
+    out.print(__version__)

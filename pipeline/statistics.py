@@ -1,0 +1,75 @@
+"""Statistics and checks over a warehouse, as plain Python data (the CLI only renders them)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import duckdb
+
+from pipeline.db import load_sql, sql_names
+
+GROUPINGS = ("all", "room", "year", "source")
+"""Values of ``--by``: one group, or per room / year / source format."""
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One statistic of one group: a count ratio with its definition."""
+
+    name: str
+    group: dict[str, Any] | None
+    numerator: int
+    denominator: int
+    value: float | None
+    definition: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON object printed by ``paipu stats --json``."""
+        return asdict(self)
+
+
+def round_outcome_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
+    """Return the round outcome rates (marts/round_outcomes.sql), grouped by ``by`` (see GROUPINGS)."""
+    if by not in GROUPINGS:
+        raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
+    rows = con.execute(load_sql("marts", "round_outcomes"), {"by": by}).fetchall()
+    return [
+        Stat(
+            name=name,
+            group=None if by == "all" else {by: group_value},
+            numerator=int(num),
+            denominator=int(den),
+            value=float(value) if den else None,
+            definition=definition,
+        )
+        for name, group_value, num, den, value, definition in rows
+    ]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One row returned by an invariant check."""
+
+    check: str
+    game_id: str
+    round_idx: int | None
+    detail: str
+    is_server_log: bool
+
+
+def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, list[Violation]]:
+    """Run every query of ``pipeline/sql/checks``; return check name -> violations (empty = passed).
+
+    Each violation says whether its game is a server-written log (``games.is_server_log``):
+    violations in logs written or edited by other tools are known log inconsistencies.
+    """
+    results: dict[str, list[Violation]] = {}
+    for name in sql_names("checks"):
+        sql = (
+            f"select c.check_name, c.game_id, c.round_idx, c.detail, coalesce(g.is_server_log, true) "
+            f"from ({load_sql('checks', name)}) as c left join games as g using (game_id) "
+            f"order by c.game_id, c.round_idx"
+        )
+        results[name] = [Violation(*row) for row in con.execute(sql).fetchall()]
+    return results
