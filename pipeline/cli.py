@@ -39,9 +39,7 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True)
 
-WarehouseOption = Annotated[
-    Path, typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True)
-]
+WarehouseOption = Annotated[Path, typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True)]
 
 
 def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -145,9 +143,7 @@ def check_command(
     """Run the invariant checks; exit 1 when any server-written log violates one."""
     results = run_checks(connect(Warehouse(warehouse)))
     if as_json:
-        payload = {
-            name: [v.__dict__ for v in violations] for name, violations in results.items()
-        }
+        payload = {name: [v.__dict__ for v in violations] for name, violations in results.items()}
         sys.stdout.write(json.dumps({"checks": payload}, ensure_ascii=False) + "\n")
     else:
         render_checks(out, results)

@@ -30,7 +30,7 @@ def render_ingest(console: Console, report: IngestReport, seconds: float) -> Non
     for path, status, error in problems[:MAX_PROBLEMS_SHOWN]:
         console.print(f"  [yellow]{status}[/yellow] {error or path}", highlight=False, soft_wrap=True)
     if len(problems) > MAX_PROBLEMS_SHOWN:
-        console.print(f"  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more: paipu sql \"from manifest\"")
+        console.print(f'  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more: paipu sql "from manifest"')
 
 
 def render_result(console: Console, columns: list[str], rows: list[tuple], fmt: str) -> None:

@@ -138,9 +138,9 @@ class _Deduplicator:
         owner = self.ids.get(game.game_id)
         if owner is not None and owner != game.fingerprint:
             best[game.fingerprint][1].status = "quarantined"
-            best[game.fingerprint][1].error = (
-                f"{game.source_file}: game id {game.game_id} is already stored with different content"
-            )
+            best[game.fingerprint][
+                1
+            ].error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
             return False
         self.ids[game.game_id] = game.fingerprint
         return True

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from pipeline.columns import ColumnValues, to_arrow_array
 from pipeline.errors import SchemaError
 
 SCHEMA_VERSION = "1"
@@ -211,14 +212,8 @@ def new_buffers(table: str) -> dict[str, list]:
     return {c.name: [] for c in ALL_TABLES[table]}
 
 
-def _column(values: list | pa.Array, type_: pa.DataType) -> pa.Array:
-    if isinstance(values, pa.Array):
-        return values if values.type == type_ else values.cast(type_)
-    return pa.array(values, type=type_)
-
-
-def to_arrow(table: str, buffers: dict[str, list | pa.Array]) -> pa.Table:
-    """Build an Arrow table with the declared schema from per-column lists or Arrow arrays.
+def to_arrow(table: str, buffers: dict[str, ColumnValues]) -> pa.Table:
+    """Build an Arrow table with the declared schema from column values (see pipeline.columns).
 
     Raises SchemaError when a column is missing, lengths differ, or a value does not fit its type.
     """
@@ -230,12 +225,10 @@ def to_arrow(table: str, buffers: dict[str, list | pa.Array]) -> pa.Table:
     if len(lengths) > 1:
         raise SchemaError(f"table {table}: columns of different lengths {sorted(lengths)}")
     try:
-        arrays = [_column(buffers[f.name], f.type) for f in schema]
+        arrays = [to_arrow_array(buffers[f.name], f.type) for f in schema]
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
         raise SchemaError(f"table {table}: {exc}") from exc
-    null_in_required = [
-        f.name for f, a in zip(schema, arrays, strict=True) if not f.nullable and a.null_count
-    ]
+    null_in_required = [f.name for f, a in zip(schema, arrays, strict=True) if not f.nullable and a.null_count]
     if null_in_required:
         raise SchemaError(f"table {table}: nulls in non-nullable columns {null_in_required}")
     return pa.Table.from_arrays(arrays, schema=schema)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pyarrow as pa
-
+from pipeline.columns import ColumnValues, concat_columns
 from pipeline.schema import TABLES, new_buffers
 
 
@@ -33,23 +32,6 @@ class ParsedGame:
         return (int(self.is_complete), self.n_rounds, self.n_elements, int(has_log_id))
 
 
-def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, list | pa.Array]:
-    """Concatenate one table's columns over several games (in order).
-
-    A column is a Python list or, where a parser built it in bulk, an Arrow array; the result keeps
-    lists as one list and Arrow arrays as one Arrow array.
-    """
-    out: dict[str, list | pa.Array] = new_buffers(table)
-    for name in out:
-        parts = [game.tables[table][name] for game in games]
-        arrow_type = next((part.type for part in parts if isinstance(part, pa.Array)), None)
-        if arrow_type is not None:
-            out[name] = pa.concat_arrays([_as_arrow(part, arrow_type) for part in parts])
-        else:
-            for part in parts:
-                out[name].extend(part)
-    return out
-
-
-def _as_arrow(values: list | pa.Array, arrow_type: pa.DataType) -> pa.Array:
-    return values if isinstance(values, pa.Array) else pa.array(values, type=arrow_type)
+def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, ColumnValues]:
+    """Concatenate one table's columns over several games (in order)."""
+    return {name: concat_columns([g.tables[table][name] for g in games]) for name in new_buffers(table)}

@@ -1,25 +1,42 @@
-"""Event columns derived in bulk (numpy) from the bare event rows a parser collects.
+"""The events table of one game, built in bulk (numpy) from the tile-element arrays and the few
+event rows the per-tag handlers collect.
 
-The element loop only records (round_idx, seat, action, tile, from_seat, meld_tiles, source_index);
-the order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived here
+Order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived here
 for the whole game at once.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 
+from pipeline.columns import Coded
 from pipeline.errors import ParseError
+from pipeline.sources.tenhou_xml.elements import Elements
+
+ACTIONS = (
+    "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita",
+    "riichi", "riichi_accepted", "dora", "disconnect", "reconnect",
+)  # fmt: skip
+"""Event action names by code (draw = 0, discard = 1, ...)."""
+
+ACTION_CODE = {name: code for code, name in enumerate(ACTIONS)}
+"""Event action name -> code."""
 
 ROW_FIELDS = ("round_idx", "seat", "action", "tile", "from_seat", "meld_tiles", "source_index")
-"""Order of the fields of an event row tuple."""
+"""Fields of an event row tuple from a per-tag handler; -1 (or None for meld_tiles) when absent."""
 
-HAND_ACTIONS = ("draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")
-"""Actions that change a seat's tiles (the others: riichi steps, dora, connections)."""
 
-_REPLACED_BY_RINSHAN = ("daiminkan", "kakan", "ankan", "kita")
-_RED_FIVES = np.array([16, 52, 88])
+def _lookup(size: int, true_at: list[int]) -> np.ndarray:
+    """A boolean lookup table; index -1 (the null sentinel) reads the last entry, always False."""
+    table = np.zeros(size + 1, dtype=bool)
+    table[true_at] = True
+    return table
+
+
+_IS_HAND_ACTION = _lookup(len(ACTIONS), [ACTION_CODE[a] for a in ACTIONS[:8]])
+_IS_RINSHAN_AFTER = _lookup(len(ACTIONS), [ACTION_CODE[a] for a in ("daiminkan", "kakan", "ankan", "kita")])
+_IS_RED_FIVE = _lookup(136, [16, 52, 88])
+_DRAW, _DISCARD = ACTION_CODE["draw"], ACTION_CODE["discard"]
 
 
 def _previous_hand_action(round_idx: np.ndarray, seat: np.ndarray, is_hand: np.ndarray) -> np.ndarray:
@@ -32,46 +49,76 @@ def _previous_hand_action(round_idx: np.ndarray, seat: np.ndarray, is_hand: np.n
     return prev
 
 
-def event_columns(rows: list[tuple], has_red_fives: bool) -> dict[str, pa.Array]:
-    """Turn event row tuples (see ROW_FIELDS) of one game into the events table's Arrow columns.
+def _merge(elements: Elements, rows: list[tuple], round_starts: np.ndarray) -> dict[str, np.ndarray]:
+    """Put tile elements and handler rows into one sequence ordered by element index."""
+    named = list(zip(*rows, strict=True)) if rows else [[] for _ in ROW_FIELDS]
+    tile_round = np.searchsorted(round_starts, elements.tile_index, side="right") - 1
+    if np.any(tile_round < 0):
+        raise ParseError("a draw or discard before the first round (INIT)")
+    n_tiles = len(tile_round)
 
-    Adds event_idx (order within the round), is_tsumogiri (a discard of the tile the seat just
-    drew), is_rinshan (a draw right after the seat's own kan or kita), tile34 and is_red. Raises
-    ParseError when a tile id is outside 0-135.
-    """
-    fields = dict(zip(ROW_FIELDS, (list(col) for col in zip(*rows, strict=True)), strict=True))
-    n = len(rows)
-    round_idx = np.asarray(fields["round_idx"], dtype=np.int64)
-    seat = np.array([-1 if s is None else s for s in fields["seat"]], dtype=np.int64)
-    tile = np.array([-1 if t is None else t for t in fields["tile"]], dtype=np.int64)
-    action = np.asarray(fields["action"], dtype=object)
-    bad = np.flatnonzero(tile > 135)
-    if len(bad):
-        raise ParseError(f"tile id {tile[bad[0]]} out of range", round_idx=int(round_idx[bad[0]]))
-    starts = np.flatnonzero(np.r_[True, round_idx[1:] != round_idx[:-1]])
-    # order within the round: position minus the round's first position
-    event_idx = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
-    prev = _previous_hand_action(round_idx, seat, np.isin(action, HAND_ACTIONS))
-    has_prev = prev >= 0
-    prev_action = np.where(has_prev, action[np.maximum(prev, 0)], None)
-    is_discard, is_draw = action == "discard", action == "draw"
-    # tsumogiri: the seat's previous hand event drew this very tile
-    tsumogiri = is_discard & (prev_action == "draw") & (tile[np.maximum(prev, 0)] == tile)
-    # rinshan: the seat's previous hand event was its own kan or kita
-    rinshan = is_draw & np.isin(prev_action, _REPLACED_BY_RINSHAN)
-    has_tile = tile >= 0
-    red = has_tile & np.isin(tile, _RED_FIVES) & has_red_fives
-    return {
-        "round_idx": pa.array(round_idx, pa.int16()),
-        "event_idx": pa.array(event_idx, pa.int32()),
-        "seat": pa.array(seat, pa.int8(), mask=seat < 0),
-        "action": pa.array(fields["action"], pa.string()),
-        "tile": pa.array(tile, pa.int16(), mask=~has_tile),
-        "tile34": pa.array(tile >> 2, pa.int8(), mask=~has_tile),
-        "is_red": pa.array(red, pa.bool_(), mask=~has_tile),
-        "from_seat": pa.array(fields["from_seat"], pa.int8()),
-        "is_tsumogiri": pa.array(tsumogiri, pa.bool_(), mask=~is_discard),
-        "is_rinshan": pa.array(rinshan, pa.bool_(), mask=~is_draw),
-        "meld_tiles": pa.array(fields["meld_tiles"], pa.list_(pa.int16())),
-        "source_index": pa.array(fields["source_index"], pa.int32()),
+    def joined(tile_part: np.ndarray, named_part: list) -> np.ndarray:
+        return np.concatenate((tile_part, np.asarray(named_part, dtype=np.int64)))
+
+    cols = {
+        "round_idx": joined(tile_round, named[0]),
+        "seat": joined(elements.tile_seat, named[1]),
+        "action": joined(elements.tile_action, named[2]),
+        "tile": joined(elements.tile_value, named[3]),
+        "from_seat": joined(np.full(n_tiles, -1), named[4]),
+        "source_index": joined(elements.tile_index, named[6]),
     }
+    melds = np.empty(len(cols["seat"]), dtype=object)
+    melds[n_tiles:] = named[5]
+    cols["meld_tiles"] = melds
+    order = np.argsort(cols["source_index"], kind="stable")
+    return {name: values[order] for name, values in cols.items()}
+
+
+def event_columns(
+    elements: Elements, rows: list[tuple], round_starts: np.ndarray, n_rounds: int, has_red_fives: bool
+) -> dict[str, np.ndarray | Coded]:
+    """Return the events table's columns (game_id excluded) for the first ``n_rounds`` rounds, as
+    numpy arrays with -1 for null (see pipeline.columns).
+
+    ``round_starts`` holds the element index of every INIT; events of rounds past ``n_rounds``
+    (a round cut off before its result) are dropped. Raises ParseError on a tile id above 135.
+    """
+    cols = _merge(elements, rows, round_starts)
+    keep = cols["round_idx"] < n_rounds
+    cols = {name: values[keep] for name, values in cols.items()}
+    round_idx, seat, action, tile = cols["round_idx"], cols["seat"], cols["action"], cols["tile"]
+    if np.any(tile > 135):
+        bad = int(np.flatnonzero(tile > 135)[0])
+        raise ParseError(f"tile id {tile[bad]} out of range", round_idx=int(round_idx[bad]))
+    n = len(round_idx)
+    starts = np.flatnonzero(np.concatenate(([True], round_idx[1:] != round_idx[:-1])))[: n and None]
+    # order within the round: position minus the round's first position
+    event_idx = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
+    prev = _previous_hand_action(round_idx, seat, _IS_HAND_ACTION[action])
+    prev_action = np.where(prev >= 0, action[np.maximum(prev, 0)], -1)
+    is_discard, is_draw, has_tile = action == _DISCARD, action == _DRAW, tile >= 0
+    # tsumogiri: the seat's previous hand event drew this very tile
+    tsumogiri = (prev_action == _DRAW) & (tile[np.maximum(prev, 0)] == tile)
+    # rinshan: the seat's previous hand event was its own kan or kita
+    rinshan = _IS_RINSHAN_AFTER[prev_action]
+    red = _IS_RED_FIVE[tile] & has_red_fives
+    return {
+        "round_idx": round_idx,
+        "event_idx": event_idx,
+        "seat": seat,
+        "action": Coded(action, ACTIONS),
+        "tile": tile,
+        "tile34": np.where(has_tile, tile >> 2, -1),
+        "is_red": np.where(has_tile, red, -1),
+        "from_seat": cols["from_seat"],
+        "is_tsumogiri": np.where(is_discard, tsumogiri, -1),
+        "is_rinshan": np.where(is_draw, rinshan, -1),
+        "meld_tiles": cols["meld_tiles"],
+        "source_index": cols["source_index"],
+    }
+
+
+def events_per_round(round_idx: np.ndarray, n_rounds: int) -> list[int]:
+    """Count the events of each of the first ``n_rounds`` rounds."""
+    return np.bincount(round_idx, minlength=n_rounds)[:n_rounds].tolist()

@@ -18,24 +18,18 @@ from urllib.parse import unquote
 
 from pipeline.errors import NotALogError, ParseError
 from pipeline.sources.base import ParsedGame
+from pipeline.sources.tenhou_xml.elements import Elements, scan_elements
 from pipeline.sources.tenhou_xml.results import ResultReader
 from pipeline.sources.tenhou_xml.state import GameState
 
 SOURCE = "tenhou_xml"
 
-_ELEMENT = re.compile(r"<(/?[A-Za-z]+)(\d*)([^>]*)>")
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
 _LOG_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{8})")
 
-_TILE_TAGS = {
-    "T": (0, "draw"), "U": (1, "draw"), "V": (2, "draw"), "W": (3, "draw"),
-    "D": (0, "discard"), "E": (1, "discard"), "F": (2, "discard"), "G": (3, "discard"),
-}  # fmt: skip
-"""Draw (T-W) and discard (D-G) tag letters -> (seat, action)."""
 
-
-def decode_bytes(data: bytes, source_file: str) -> str:
-    """Return the XML text of a Tenhou log (plain or gzip, detected by content).
+def decode_bytes(data: bytes, source_file: str) -> bytes:
+    """Return the XML bytes of a Tenhou log (plain or gzip, detected by content).
 
     Raises NotALogError when the bytes are not an mjlog document, ParseError when gzip is corrupt.
     """
@@ -44,10 +38,9 @@ def decode_bytes(data: bytes, source_file: str) -> str:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise ParseError(f"{source_file}: corrupt gzip data ({exc})") from None
-    text = data.decode("utf-8", errors="replace")
-    if "<mjloggm" not in text[:512]:
+    if b"<mjloggm" not in data[:512]:
         raise NotALogError(f"{source_file}: not a Tenhou mjlog document (no <mjloggm> root)")
-    return text
+    return data
 
 
 def log_id_from_path(source_file: str) -> str | None:
@@ -74,11 +67,11 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     (a partial copy of a stored game, or nothing to keep). Raises NotALogError for bytes that are
     not an mjlog, ParseError (naming the file, game, round and tag) for a log that cannot be read.
     """
-    text = decode_bytes(data, source_file)
+    document = decode_bytes(data, source_file)
     log_id = log_id_from_path(source_file)
     reader = _DocumentReader(source_file, log_id)
     try:
-        return [reader.read(text)]
+        return [reader.read(document)]
     except ParseError as exc:
         exc.game_id = exc.game_id or reader.state.game_id
         raise ParseError(
@@ -104,30 +97,16 @@ class _DocumentReader:
         self.current_tag = ""
         self.first_init = ""
         self.shuffle_seed = ""
-        self.closed = False
 
-    def read(self, text: str) -> ParsedGame:
-        """Read every element of the document and return the game.
-
-        Draws and discards (nine elements in ten) are appended to the event rows right here.
-        """
-        state = self.state
-        append = state.events.append
-        index = -1
-        for index, (name, digits, attr_text) in enumerate(_ELEMENT.findall(text)):
-            if digits:
-                seat_action = _TILE_TAGS.get(name)
-                if seat_action is None:
-                    raise ParseError(f"unknown tag <{name}{digits}>", tag=name + digits)
-                if not state.in_round:
-                    raise ParseError(f"{seat_action[1]} outside a round", tag=name + digits)
-                append((state.round_idx, seat_action[0], seat_action[1], int(digits), None, None, index))
-            elif name[0] == "/":
-                self.closed = self.closed or name == "/mjloggm"
-            else:
-                self.current_tag = name
-                self._named_tag(name, attr_text, index)
-        return self._finish(index + 1)
+    def read(self, document: bytes) -> ParsedGame:
+        """Read every element of the document and return the game."""
+        elements = scan_elements(document)
+        if elements.is_cut:
+            self.state.quirks.add("cut_mid_element")
+        for index, name, attr_text in elements.named:
+            self.current_tag = name
+            self._named_tag(name, attr_text, index)
+        return self._finish(elements)
 
     def _named_tag(self, name: str, attr_text: str, index: int) -> None:
         attrs = dict(_ATTR.findall(attr_text))
@@ -170,7 +149,7 @@ class _DocumentReader:
         if not self.log_id:
             self.state.game_id = "fp-" + self.fingerprint
 
-    def _finish(self, n_elements: int) -> ParsedGame:
+    def _finish(self, elements: Elements) -> ParsedGame:
         state = self.state
         if not self.first_init:
             raise ParseError("no round in the log (no INIT tag)")
@@ -183,8 +162,8 @@ class _DocumentReader:
             source_file=self.source_file,
             n_rounds=state.n_rounds,
             is_complete=state.is_complete,
-            n_elements=n_elements,
+            n_elements=elements.n_elements,
             tables=state.tables,
         )
-        state.fill_game_rows(SOURCE, self.fingerprint, self.source_file, when)
+        state.fill_game_rows(elements, SOURCE, self.fingerprint, self.source_file, when)
         return game

@@ -1,7 +1,8 @@
 """Running state of one Tenhou game while its elements are read, and the rows it emits.
 
-Events are collected as bare row tuples per game (one append per element, the cheapest thing
-Python does); their columns are derived in bulk when the game is finished (event_columns.py).
+Draws and discards are read in bulk (elements.py); the handlers here add the other events as row
+tuples (event_columns.ROW_FIELDS) and the rounds, wins and draws rows. The events table is built
+once the document is read (event_columns.py).
 """
 
 from __future__ import annotations
@@ -9,17 +10,16 @@ from __future__ import annotations
 from datetime import datetime
 from urllib.parse import unquote
 
+import numpy as np
+
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-import pyarrow as pa
-
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
-from pipeline.sources.tenhou_xml.event_columns import event_columns
+from pipeline.sources.tenhou_xml.elements import Elements
+from pipeline.sources.tenhou_xml.event_columns import ACTION_CODE, event_columns, events_per_round
 from pipeline.sources.tenhou_xml.melds import decode_meld
 
-NON_SERVER_QUIRKS = frozenset(
-    {"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"}
-)
+NON_SERVER_QUIRKS = frozenset({"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"})
 """Quirks only seen in logs written by other tools (bots, editors): their labels cannot be trusted."""
 
 _FROM_OTHERS = frozenset({"chi", "pon", "daiminkan", "kakan"})
@@ -29,15 +29,15 @@ def tiles_attr(text: str | None) -> list[int]:
     """Parse a comma-separated list of 136-ids ('' -> []); raises ParseError on an id out of range."""
     if not text:
         return []
-    tiles = [int(t) for t in text.split(",")]
-    if any(not 0 <= t < 136 for t in tiles):
+    tiles = list(map(int, text.split(",")))
+    if min(tiles) < 0 or max(tiles) > 135:
         raise ParseError(f"tile id out of range in {text!r}")
     return tiles
 
 
 def ints_attr(text: str) -> list[int]:
     """Parse a comma-separated list of integers."""
-    return [int(v) for v in text.split(",")] if text else []
+    return list(map(int, text.split(","))) if text else []
 
 
 class GameState:
@@ -54,7 +54,7 @@ class GameState:
         self.n_reconnects = [0, 0, 0, 0]
         self.final: list[tuple[int, float]] | None = None
         self.events: list[tuple] = []
-        self.pending_connections: list[tuple[int, str, int]] = []
+        self.round_starts: list[int] = []
         self.in_round = False
         self.round_idx = -1
         self.n_rounds = 0
@@ -95,10 +95,8 @@ class GameState:
             raise ParseError(f"seat {seat} out of range", tag="BYE" if kind == "disconnect" else "UN")
         counts = self.n_disconnects if kind == "disconnect" else self.n_reconnects
         counts[seat] += 1
-        if self.round_idx < 0:
-            self.pending_connections.append((seat, kind, index))
-        else:
-            self.events.append((self.round_idx, seat, kind, None, None, None, index))
+        # before the first INIT: kept with the first round
+        self.events.append((max(self.round_idx, 0), seat, ACTION_CODE[kind], -1, -1, None, index))
 
     # --- rounds --------------------------------------------------------------------------------
     def start_round(self, attrs: dict[str, str], index: int) -> None:
@@ -109,6 +107,7 @@ class GameState:
         seed = ints_attr(attrs["seed"])
         hands = [tiles_attr(attrs.get(f"hai{s}")) for s in range(4)]
         self.round_idx = self.n_rounds
+        self.round_starts.append(index)
         self.in_round = True
         self.round = {
             "round_idx": self.round_idx,
@@ -122,14 +121,10 @@ class GameState:
             "scores_pre": [int(v) * 100 for v in attrs["ten"].split(",")[:4]],
             "hands_start": hands,
             "source_index": index,
-            "events_start": len(self.events),
             "n_results": 0,
             "n_winners": 0,
             "scores_post": None,
         }
-        for seat, kind, conn_index in self.pending_connections:
-            self.events.append((self.round_idx, seat, kind, None, None, None, conn_index))
-        self.pending_connections = []
 
     def result_recorded(self, is_win: bool, scores_post: list[int]) -> None:
         """Note that the round has a result (AGARI or RYUUKYOKU)."""
@@ -146,14 +141,12 @@ class GameState:
         if rnd["n_results"] == 0:
             if not at_end:
                 raise ParseError("round ended without a result", round_idx=self.round_idx, tag="INIT")
-            del self.events[rnd["events_start"] :]
             return
         buffers = self.tables["rounds"]
         for name in ("round_idx", "round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "dice",
                      "dora_indicator", "scores_pre", "hands_start", "scores_post", "n_winners",
                      "source_index"):  # fmt: skip
             buffers[name].append(rnd[name])
-        buffers["n_events"].append(len(self.events) - rnd["events_start"])
         buffers["end_kind"].append("win" if rnd["n_winners"] else "draw")
         buffers["is_last"].append(False)
         self.n_rounds += 1
@@ -173,28 +166,31 @@ class GameState:
         """N: decode the call; the seat the tile came from is absolute."""
         self._require_round("call")
         meld = decode_meld(code)
-        from_seat = (seat + meld.from_rel) % 4 if meld.action in _FROM_OTHERS else None
-        self.events.append((self.round_idx, seat, meld.action, meld.tile, from_seat, list(meld.tiles), index))
+        from_seat = (seat + meld.from_rel) % 4 if meld.action in _FROM_OTHERS else -1
+        row = (self.round_idx, seat, ACTION_CODE[meld.action], meld.tile, from_seat, list(meld.tiles), index)
+        self.events.append(row)
 
     def riichi(self, seat: int, step: int, index: int) -> None:
         """REACH step 1 (declared) or 2 (accepted: the stick is on the table)."""
         self._require_round("riichi")
         if step not in (1, 2):
             raise ParseError(f"unknown REACH step {step}", round_idx=self.round_idx, tag="REACH")
-        action = "riichi" if step == 1 else "riichi_accepted"
-        self.events.append((self.round_idx, seat, action, None, None, None, index))
+        action = ACTION_CODE["riichi" if step == 1 else "riichi_accepted"]
+        self.events.append((self.round_idx, seat, action, -1, -1, None, index))
 
     def new_dora(self, tile: int, index: int) -> None:
         """DORA: a new dora indicator is revealed."""
         self._require_round("dora")
-        self.events.append((self.round_idx, None, "dora", tiles_attr(str(tile))[0], None, None, index))
+        self.events.append((self.round_idx, -1, ACTION_CODE["dora"], tiles_attr(str(tile))[0], -1, None, index))
 
     # --- the end -------------------------------------------------------------------------------
-    def fill_game_rows(self, source: str, fingerprint: str, source_file: str, when: datetime | None) -> None:
-        """Write the games and players rows and transpose the events into their columns."""
+    def fill_game_rows(
+        self, elements: Elements, source: str, fingerprint: str, source_file: str, when: datetime | None
+    ) -> None:
+        """Write the events, games and players rows once the whole document is read."""
         rules = self.rules
         assert rules is not None
-        self._fill_events()
+        self._fill_events(elements)
         for table in ("rounds", "wins", "draws"):
             buf = self.tables[table]
             buf["game_id"] = [self.game_id] * len(buf["round_idx"])
@@ -212,12 +208,13 @@ class GameState:
             games[name].append(value)
         self._fill_players(rules.n_players)
 
-    def _fill_events(self) -> None:
-        if not self.events:
-            return
-        columns = event_columns(self.events, self.rules is not None and self.rules.has_red_fives)
-        columns["game_id"] = pa.array([self.game_id] * len(self.events), pa.string())
+    def _fill_events(self, elements: Elements) -> None:
+        red = self.rules is not None and self.rules.has_red_fives
+        starts = np.asarray(self.round_starts, dtype=np.int64)
+        columns = event_columns(elements, self.events, starts, self.n_rounds, red)
+        columns["game_id"] = np.full(len(columns["round_idx"]), self.game_id, dtype=object)
         self.tables["events"] = columns
+        self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
 
     def _fill_players(self, n_players: int) -> None:
         buf = self.tables["players"]

@@ -1,0 +1,59 @@
+"""Column values as parsers hand them over: Python lists, or numpy arrays built in bulk.
+
+A numpy column of integers uses -1 for null (every paipu integer that can be null is otherwise
+non-negative: seats, tiles, indexes); a numpy column for a boolean field holds 1, 0 or -1 (null).
+A ``Coded`` column holds small integer codes into a tuple of strings. Per-game pieces are
+concatenated per batch and turned into Arrow once, which is far cheaper than per game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A string column as integer codes into ``categories``."""
+
+    codes: np.ndarray
+    categories: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+ColumnValues = list | np.ndarray | Coded
+"""What a parser may put in a column buffer."""
+
+
+def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
+    """Concatenate one column's pieces (all of one kind, or lists mixed with empty pieces)."""
+    kinds = {type(p) for p in parts if len(p)}
+    if not kinds or kinds == {list}:
+        return [v for p in parts for v in p]
+    if kinds == {np.ndarray}:
+        arrays = [p for p in parts if len(p)]
+        return np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+    if kinds == {Coded}:
+        coded = [p for p in parts if len(p)]
+        if any(c.categories != coded[0].categories for c in coded):
+            raise ValueError("coded pieces with different categories")
+        return Coded(np.concatenate([c.codes for c in coded]), coded[0].categories)
+    raise ValueError(f"cannot concatenate column pieces of kinds {sorted(k.__name__ for k in kinds)}")
+
+
+def to_arrow_array(values: ColumnValues, type_: pa.DataType) -> pa.Array:
+    """Convert column values to an Arrow array of ``type_`` (numpy -1 -> null, codes -> strings)."""
+    if isinstance(values, Coded):
+        dictionary = pa.array(values.categories, pa.string())
+        return pa.DictionaryArray.from_arrays(pa.array(values.codes, pa.int8()), dictionary).cast(type_)
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        null = values < 0
+        mask = null if null.any() else None
+        if pa.types.is_boolean(type_):
+            return pa.array(values > 0, type_, mask=mask)
+        return pa.array(values, type_, mask=mask)
+    return pa.array(values, type=type_)
