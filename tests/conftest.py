@@ -1,0 +1,50 @@
+"""Shared fixtures: where the real logs are, and a warehouse ingested from them once per session.
+
+The real logs live in ../shared/logs (never in this repository). Without them the tests that need
+them skip with the reason, except under CI=true, where their absence is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pipeline.db import connect
+from pipeline.ingest import IngestReport, ingest
+from pipeline.store.warehouse import Warehouse
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_LOGS = REPO.parent / "shared" / "logs"
+TENHOU_XML = SHARED_LOGS / "tenhou-xml"
+
+
+def require_shared_logs() -> Path:
+    """Return ../shared/logs, skipping the test when it is missing (failing under CI=true)."""
+    if TENHOU_XML.is_dir():
+        return SHARED_LOGS
+    reason = f"real logs not found at {SHARED_LOGS} (they are not part of the repository)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason}; CI must provide them")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def shared_logs() -> Path:
+    """Path of ../shared/logs."""
+    return require_shared_logs()
+
+
+@pytest.fixture(scope="session")
+def tenhou_warehouse(shared_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, IngestReport]:
+    """A warehouse holding every file of ../shared/logs/tenhou-xml, ingested once for the session."""
+    warehouse = Warehouse(tmp_path_factory.mktemp("tenhou") / "warehouse")
+    report = ingest([shared_logs / "tenhou-xml"], warehouse)
+    return warehouse, report
+
+
+@pytest.fixture(scope="session")
+def tenhou_db(tenhou_warehouse: tuple[Warehouse, IngestReport]):
+    """A DuckDB connection over the real-log warehouse."""
+    return connect(tenhou_warehouse[0])
