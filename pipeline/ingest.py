@@ -72,6 +72,7 @@ class FileResult:
     error: str | None = None
     games: list[ParsedGame] = field(default_factory=list)
     game_ids: list[str] = field(default_factory=list)
+    fingerprints: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -127,6 +128,7 @@ class _Deduplicator:
         for result in results:
             for game in result.games:
                 result.game_ids.append(game.game_id)
+                result.fingerprints.append(game.fingerprint)
                 if id(game) not in chosen_ids and result.status == "ok":
                     result.status, result.error = self._why_not_stored(game, best, result.path)
             result.games = []
@@ -225,7 +227,7 @@ def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
     for r in results:
         for name, value in (
             ("path", r.path), ("size", r.size), ("content_hash", r.content_hash), ("format", r.format),
-            ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids),
+            ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids), ("fingerprints", r.fingerprints),
             ("paipu_version", __version__), ("ingested_at", now),
         ):  # fmt: skip
             rows[name].append(value)

@@ -47,7 +47,7 @@ GAMES = [
     _c("source", STR, "Input format the game was read from, e.g. 'tenhou_xml'"),
     _c("fingerprint", STR, "Hash of the shuffle seed and first deal: the same game in two files has one"),
     _c("source_file", STR, "Path of the file the stored copy was read from"),
-    _c("started_at", pa.timestamp("s"), "Start time from the log id (Japan time), null when unknown", True),
+    _c("started_at", pa.timestamp("ms"), "Start time from the log id (Japan time), null when unknown", True),
     _c("year", I16, "Year the game was played, from the log id; null when unknown", True),
     _c("rule_code", I32, "Provider rule code (Tenhou GO type bit field)"),
     _c("lobby", I32, "Provider lobby number, null when not recorded", True),
@@ -134,7 +134,8 @@ WINS = [
     _c("tile34", I8, "34-kind of the winning tile"),
     _c("is_red", BOOL, "The winning tile is a red five"),
     _c("hand", TILES, "Closed tiles at the win, winning tile included (136-ids, as the log shows them)"),
-    _c("melds", pa.list_(TILES), "Tiles of each call at the win (136-ids)"),
+    _c("melds", pa.list_(TILES), "Tiles of each chi, pon and kan at the win (136-ids); kita not included"),
+    _c("n_kita", I8, "North tiles set aside as kita (sanma nuki dora) at the win"),
     _c("fu", I16, "Fu as recorded by the server"),
     _c("han", I16, "Han as recorded: sum of the yaku han (13 per yakuman)"),
     _c("points", I32, "Hand value as recorded (before honba and sticks), full points"),
@@ -178,9 +179,10 @@ MANIFEST = [
     _c("status", STR, "ok, duplicate (game already stored), quarantined (unreadable), not_a_log"),
     _c("error", STR, "Why the file was quarantined or is a duplicate, naming game/round/tag", True),
     _c("n_games", I32, "Games read from the file"),
-    _c("game_ids", pa.list_(STR), "Ids of the games the file holds"),
+    _c("game_ids", pa.list_(STR), "Ids of the games the file holds (as read from this file)"),
+    _c("fingerprints", pa.list_(STR), "Fingerprints of those games: join games.fingerprint to find the stored copy"),
     _c("paipu_version", STR, "paipu version that read the file"),
-    _c("ingested_at", pa.timestamp("s"), "When the file was read (UTC)"),
+    _c("ingested_at", pa.timestamp("ms"), "When the file was read (UTC)"),
 ]
 
 TABLES: dict[str, list[Column]] = {

@@ -48,6 +48,7 @@ class ResultReader:
         honba, sticks = _honba_sticks(attrs, state)
         win_tile = tiles_attr(attrs["machi"])[0]
         hand = tiles_attr(attrs["hai"])
+        melds = [decode_meld(code) for code in ints_attr(attrs.get("m", ""))]
         if win_tile not in hand:
             state.quirks.add("winning_tile_not_in_hand")
         red = state.rules is not None and state.rules.has_red_fives
@@ -58,7 +59,8 @@ class ResultReader:
             "pao_seat": int(attrs["paoWho"]) if attrs.get("paoWho") else None,
             "tile": win_tile, "tile34": win_tile >> 2, "is_red": red and win_tile in _RED_FIVES,
             "hand": hand,
-            "melds": [list(decode_meld(m).tiles) for m in ints_attr(attrs.get("m", ""))],
+            "melds": [list(m.tiles) for m in melds if m.action != "kita"],
+            "n_kita": sum(m.action == "kita" for m in melds),
             "fu": fu, "han": sum(yaku_han), "points": points, "limit_name": limit_name(limit),
             "yaku": yaku_ids, "yaku_names": [yaku_name(y) for y in yaku_ids], "yaku_han": yaku_han,
             "is_yakuman": "yakuman" in attrs, "dora_indicators": tiles_attr(attrs.get("doraHai")),

@@ -1,0 +1,60 @@
+"""Every table's columns and types against a committed snapshot: schema changes are reviewed diffs.
+
+Run with PAIPU_UPDATE_SNAPSHOTS=1 to rewrite tests/snapshots/schema.json after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.schema import ALL_TABLES, SCHEMA_VERSION, arrow_schema
+
+SNAPSHOT = Path(__file__).parent / "snapshots" / "schema.json"
+
+
+def current_schema() -> dict:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tables": {
+            table: [[f.name, str(f.type), f.nullable] for f in arrow_schema(table)] for table in ALL_TABLES
+        },
+    }
+
+
+def _dump(snapshot: dict) -> str:
+    """JSON with one line per column, so a schema change is a one-line diff."""
+    tables = ",\n".join(
+        f'  "{table}": [\n' + ",\n".join(f"   {json.dumps(col, ensure_ascii=False)}" for col in cols) + "\n  ]"
+        for table, cols in snapshot["tables"].items()
+    )
+    return f'{{\n "schema_version": "{snapshot["schema_version"]}",\n "tables": {{\n{tables}\n }}\n}}\n'
+
+
+def test_declared_schema_matches_the_snapshot() -> None:
+    current = current_schema()
+    if os.environ.get("PAIPU_UPDATE_SNAPSHOTS") == "1":
+        SNAPSHOT.write_text(_dump(current), encoding="utf-8")
+    assert json.loads(SNAPSHOT.read_text(encoding="utf-8")) == current
+
+
+def test_every_column_has_a_description() -> None:
+    for table in ALL_TABLES:
+        for field in arrow_schema(table):
+            assert field.metadata and field.metadata[b"description"].strip(), (table, field.name)
+
+
+def test_written_parquet_files_carry_the_declared_schema(tenhou_warehouse) -> None:
+    warehouse, _ = tenhou_warehouse
+    for table in ALL_TABLES:
+        files = warehouse.table_files(table)
+        assert files, table
+        for path in files:
+            schema = pq.read_schema(path)
+            assert [(f.name, f.type, f.nullable) for f in schema] == [
+                (f.name, f.type, f.nullable) for f in arrow_schema(table)
+            ], path
+            assert schema.metadata[b"paipu_schema_version"] == SCHEMA_VERSION.encode()
