@@ -234,3 +234,15 @@ def to_arrow(table: str, buffers: dict[str, ColumnValues]) -> pa.Table:
     if null_in_required:
         raise SchemaError(f"table {table}: nulls in non-nullable columns {null_in_required}")
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def markdown_tables() -> str:
+    """Return the README's description of every table (one markdown table each), from the declarations."""
+    out: list[str] = []
+    for table, columns in ALL_TABLES.items():
+        out += [f"#### `{table}`", "", "| column | type | meaning |", "|---|---|---|"]
+        for c in columns:
+            type_name = str(c.type).replace("<item: ", "<")
+            out.append(f"| `{c.name}` | {type_name}{', null' if c.nullable else ''} | {c.description} |")
+        out.append("")
+    return "\n".join(out)
