@@ -227,7 +227,8 @@ def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
     for r in results:
         for name, value in (
             ("path", r.path), ("size", r.size), ("content_hash", r.content_hash), ("format", r.format),
-            ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids), ("fingerprints", r.fingerprints),
+            ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids),
+            ("fingerprints", r.fingerprints),
             ("paipu_version", __version__), ("ingested_at", now),
         ):  # fmt: skip
             rows[name].append(value)

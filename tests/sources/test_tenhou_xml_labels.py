@@ -60,7 +60,7 @@ def manifest(tenhou_db) -> list[tuple[str, str, list[str], list[str]]]:
 
 def test_every_stored_file_holds_exactly_its_labels(tenhou_db, manifest) -> None:
     checked = 0
-    for path, status, game_ids, fingerprints in manifest:
+    for path, status, game_ids, _ in manifest:
         if status != "ok":
             continue
         expected = log_labels(Path(path))
@@ -71,7 +71,7 @@ def test_every_stored_file_holds_exactly_its_labels(tenhou_db, manifest) -> None
 
 
 def test_every_duplicate_is_a_copy_of_a_stored_game_with_at_least_its_rounds(tenhou_db, manifest) -> None:
-    for path, status, game_ids, fingerprints in manifest:
+    for path, status, _, fingerprints in manifest:
         if status != "duplicate":
             continue
         stored = tenhou_db.execute(
