@@ -12,11 +12,12 @@ class CallActions(RoundState):
 
     def chi(self, seat: int, tiles: TilesLike) -> Meld:
         """Seat calls chi on the last discard with two of its tiles (e.g. ``"46m"``)."""
-        src, called = self._take_discard(seat)
+        src, called = self._peek_discard(seat)
         if self.strict and (self.n == 3 or seat != (src + 1) % self.n):
             raise ScenarioError(f"seat {seat} cannot chi from seat {src} (only the next seat, 4 players)")
         own = pick_held(self.hands[seat], tiles, called // 4, 2, self.pool)
         code = encode_chi(own + [called], called, seat, src)
+        self._commit_call(called)
         meld = self._add_meld("chi", own, called, seat, src, code)
         kinds = sorted(t // 4 for t in meld.tiles)
         forbidden = {called // 4}
@@ -29,17 +30,20 @@ class CallActions(RoundState):
 
     def pon(self, seat: int, from_seat: int | None = None, tiles: TilesLike | None = None) -> Meld:
         """Seat calls pon on the last discard (``tiles``: which two of its tiles, default non-red first)."""
-        src, called = self._take_discard(seat, from_seat)
+        src, called = self._peek_discard(seat, from_seat)
         own = pick_held(self.hands[seat], tiles, called // 4, 2, self.pool)
-        meld = self._add_meld("pon", own, called, seat, src, encode_pon(own + [called], called, seat, src))
+        code = encode_pon(own + [called], called, seat, src)
+        self._commit_call(called)
+        meld = self._add_meld("pon", own, called, seat, src, code)
         self._after_open_call(seat, {called // 4})
         return meld
 
     def daiminkan(self, seat: int, from_seat: int | None = None) -> Meld:
         """Seat calls an open kan on the last discard with its three copies; it draws a replacement next."""
-        src, called = self._take_discard(seat, from_seat)
+        src, called = self._peek_discard(seat, from_seat)
         self._check_kan_allowed(seat)
         own = pick_held(self.hands[seat], None, called // 4, 3, self.pool)
+        self._commit_call(called)
         meld = self._add_meld("daiminkan", own, called, seat, src, encode_kan(called, seat, src))
         self._to_rinshan(seat)
         return meld
@@ -61,10 +65,14 @@ class CallActions(RoundState):
         return meld
 
     def kakan(self, seat: int, tile: TileLike | None = None) -> Meld:
-        """Seat adds the fourth copy to its pon (default: the tile just drawn); others may rob it (chankan)."""
+        """Seat adds the fourth copy to its pon (default: the drawn tile); others may rob it (chankan)."""
         self._expect_own_turn(seat)
-        added = find_held(self.hands[seat], tile if tile is not None else self._drawn_or_fail(), self.pool,
-                          prefer=self.drawn)
+        added = find_held(
+            self.hands[seat],
+            tile if tile is not None else self._drawn_or_fail(),
+            self.pool,
+            prefer=self.drawn,
+        )
         pons = [m for m in self.melds[seat] if m.kind == "pon" and m.tiles[0] // 4 == added // 4]
         if not pons:
             raise ScenarioError(f"seat {seat} has no pon to add tile {added} to")
@@ -95,7 +103,7 @@ class CallActions(RoundState):
         return meld
 
     # ---- helpers -------------------------------------------------------------------------------
-    def _take_discard(self, seat: int, from_seat: int | None = None) -> tuple[int, int]:
+    def _peek_discard(self, seat: int, from_seat: int | None = None) -> tuple[int, int]:
         self._expect(seat, "respond")
         if self.phase == "won" or self.last_action != "discard" or self.last_discard is None:
             raise ScenarioError("a call needs a discard to call on")
@@ -104,12 +112,16 @@ class CallActions(RoundState):
             raise ScenarioError(f"seat {seat} cannot call seat {src}'s discard (from_seat={from_seat})")
         if self.strict and (self.draws_left == 0 or seat in self.riichi_kind):
             raise ScenarioError(f"seat {seat} cannot call now (last discard, or in riichi)")
+        return src, tile
+
+    def _commit_call(self, tile: int) -> None:
         self._flush()
         self.called_tiles.add(tile)
         self._cancel_first_turn()
-        return src, tile
 
-    def _add_meld(self, kind: str, own: list[int], called: int | None, seat: int, src: int, code: int) -> Meld:
+    def _add_meld(
+        self, kind: str, own: list[int], called: int | None, seat: int, src: int, code: int
+    ) -> Meld:
         for t in own:
             self.hands[seat].remove(t)
         tiles = tuple(sorted(own + ([called] if called is not None else [])))

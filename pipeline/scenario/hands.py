@@ -93,40 +93,49 @@ def is_tenpai_at_draw(closed: Sequence[int], melds: Sequence[Meld], sanma: bool 
 def _mahjong_melds(melds: Sequence[Meld]) -> list:
     from mahjong.meld import Meld as MjMeld
 
-    kinds = {"chi": MjMeld.CHI, "pon": MjMeld.PON, "daiminkan": MjMeld.KAN, "ankan": MjMeld.KAN,
-             "kakan": MjMeld.SHOUMINKAN}
+    kinds = {
+        "chi": MjMeld.CHI,
+        "pon": MjMeld.PON,
+        "daiminkan": MjMeld.KAN,
+        "ankan": MjMeld.KAN,
+        "kakan": MjMeld.SHOUMINKAN,
+    }
     return [
-        MjMeld(kinds[m.kind], tiles=list(m.tiles), opened=m.kind != "ankan", called_tile=m.called,
-               who=m.who, from_who=m.from_seat)
-        for m in melds if m.kind != "kita"
+        MjMeld(
+            kinds[m.kind],
+            tiles=list(m.tiles),
+            opened=m.kind != "ankan",
+            called_tile=m.called,
+            who=m.who,
+            from_who=m.from_seat,
+        )
+        for m in melds
+        if m.kind != "kita"
     ]
 
 
 def evaluate_win(
-    closed: Sequence[int], win_tile: int, melds: Sequence[Meld], cond: WinConditions, *,
-    rule_type: int, dora: Sequence[int], ura: Sequence[int],
+    closed: Sequence[int],
+    win_tile: int,
+    melds: Sequence[Meld],
+    cond: WinConditions,
+    *,
+    rule_type: int,
+    dora: Sequence[int],
+    ura: Sequence[int],
 ) -> WinValue | None:
     """Fu, han and yaku of a win (``closed`` includes the winning tile); None when it has no yaku."""
     from mahjong.hand_calculating.hand import HandCalculator
-    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
     from mahjong.hand_calculating.yaku_config import YAKU_ID_TO_TENHOU_ID
 
-    options = OptionalRules(
-        has_open_tanyao=not rule_type & 0x04, has_aka_dora=not rule_type & 0x02, kiriage=False,
-        has_double_yakuman=False, fu_for_open_pinfu=True, fu_for_pinfu_tsumo=False,
-        is_three_player=bool(rule_type & 0x10),
-    )
-    config = HandConfig(
-        is_tsumo=cond.is_tsumo, is_riichi=cond.is_riichi and not cond.is_daburu_riichi,
-        is_daburu_riichi=cond.is_daburu_riichi, is_ippatsu=cond.is_ippatsu, is_rinshan=cond.is_rinshan,
-        is_chankan=cond.is_chankan, is_haitei=cond.is_haitei, is_houtei=cond.is_houtei,
-        is_tenhou=cond.is_tenhou, is_chiihou=cond.is_chiihou, player_wind=cond.seat_wind,
-        round_wind=cond.round_wind, options=options, num_nuki_dora=cond.n_kita,
-    )
     all_tiles = list(closed) + [t for m in melds if m.kind != "kita" for t in m.tiles]
     result = HandCalculator.estimate_hand_value(
-        all_tiles, win_tile, melds=_mahjong_melds(melds), dora_indicators=list(dora),
-        ura_dora_indicators=list(ura) if cond.is_riichi else None, config=config,
+        all_tiles,
+        win_tile,
+        melds=_mahjong_melds(melds),
+        dora_indicators=list(dora),
+        ura_dora_indicators=list(ura) if cond.is_riichi else None,
+        config=tenhou_config(cond, rule_type),
     )
     if result.error or not result.yaku:
         return None
@@ -141,3 +150,35 @@ def evaluate_win(
         yaku.append((53, 0))
     yaku.sort(key=lambda p: TENHOU_YAKU_ORDER.index(p[0]))
     return WinValue(fu=result.fu, han=sum(h for _, h in yaku), yaku=yaku)
+
+
+def tenhou_config(cond: WinConditions, rule_type: int) -> object:
+    """The ``mahjong`` package's HandConfig for a win under Tenhou's rules (GO type ``rule_type``)."""
+    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+
+    options = OptionalRules(
+        has_open_tanyao=not rule_type & 0x04,
+        has_aka_dora=not rule_type & 0x02,
+        kiriage=False,
+        has_double_yakuman=False,
+        fu_for_open_pinfu=True,
+        fu_for_pinfu_tsumo=False,
+        is_three_player=bool(rule_type & 0x10),
+    )
+    config = HandConfig(
+        is_tsumo=cond.is_tsumo,
+        is_riichi=cond.is_riichi and not cond.is_daburu_riichi,
+        is_daburu_riichi=cond.is_daburu_riichi,
+        is_ippatsu=cond.is_ippatsu,
+        is_rinshan=cond.is_rinshan,
+        is_chankan=cond.is_chankan,
+        is_haitei=cond.is_haitei,
+        is_houtei=cond.is_houtei,
+        is_tenhou=cond.is_tenhou,
+        is_chiihou=cond.is_chiihou,
+        player_wind=cond.seat_wind,
+        round_wind=cond.round_wind,
+        options=options,
+        num_nuki_dora=cond.n_kita,
+    )
+    return config

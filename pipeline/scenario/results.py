@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.scenario import hands as hands_mod
+from pipeline.scenario.checks import RoundChecks
 from pipeline.scenario.hands import WinConditions, WinValue
 from pipeline.scenario.scoring import (
     basic_points,
@@ -14,25 +15,27 @@ from pipeline.scenario.scoring import (
     ron_deltas,
     tsumo_deltas,
 )
-from pipeline.scenario.state import RoundState, hundreds
 from pipeline.scenario.tiles import ScenarioError, TilesLike
-
-TERMINAL_HONOR_KINDS = frozenset({0, 8, 9, 17, 18, 26, *range(27, 34)})
-"""34-kinds of terminals and honors (nagashi mangan, kyuushu kyuuhai)."""
 
 ABORT_KINDS = ("yao9", "kaze4", "reach4", "kan4", "ron3", "nm")
 """RYUUKYOKU ``type`` values Tenhou writes."""
 
 
-class ResultActions(RoundState):
+class ResultActions(RoundChecks):
     """The result actions; each writes AGARI or RYUUKYOKU with the score changes (``sc``)."""
 
     def tsumo(
-        self, seat: int, *, fu: int | None = None, han: int | None = None,
-        yaku: Sequence[tuple[int, int]] | None = None, yakuman: Sequence[int] | None = None,
-        ura: TilesLike | None = None, pao: int | None = None,
+        self,
+        seat: int,
+        *,
+        fu: int | None = None,
+        han: int | None = None,
+        yaku: Sequence[tuple[int, int]] | None = None,
+        yakuman: Sequence[int] | None = None,
+        ura: TilesLike | None = None,
+        pao: int | None = None,
     ) -> WinValue:
-        """Seat wins on the tile it just drew; fu/han/yaku are computed unless given (``yaku``: Tenhou ids)."""
+        """Seat wins on the tile it just drew; fu/han/yaku computed unless given (``yaku``: Tenhou ids)."""
         self._expect(seat, "discard")
         if self.drawn is None:
             raise ScenarioError(f"seat {seat} has not just drawn: no tsumo")
@@ -43,9 +46,16 @@ class ResultActions(RoundState):
         return value
 
     def ron(
-        self, seat: int, from_seat: int | None = None, *, fu: int | None = None, han: int | None = None,
-        yaku: Sequence[tuple[int, int]] | None = None, yakuman: Sequence[int] | None = None,
-        ura: TilesLike | None = None, pao: int | None = None,
+        self,
+        seat: int,
+        from_seat: int | None = None,
+        *,
+        fu: int | None = None,
+        han: int | None = None,
+        yaku: Sequence[tuple[int, int]] | None = None,
+        yakuman: Sequence[int] | None = None,
+        ura: TilesLike | None = None,
+        pao: int | None = None,
     ) -> WinValue:
         """Seat wins on the last discard (or robs the last added kan); call again for a double ron."""
         src, tile, chankan = self._ron_target(seat, from_seat)
@@ -64,13 +74,11 @@ class ResultActions(RoundState):
         if self.over or self.draws_left != 0 or self.last_action != "discard":
             raise ScenarioError("an exhaustive draw needs an empty wall right after the last discard")
         self._flush()
-        tenpai = [hands_mod.is_tenpai_at_draw(self.hands[s], self.melds[s], self.game.sanma)
-                  for s in range(self.n)]
+        tenpai = [
+            hands_mod.is_tenpai_at_draw(self.hands[s], self.melds[s], self.game.sanma) for s in range(self.n)
+        ]
         nagashi = [s for s in range(self.n) if self._is_nagashi(s)]
-        if nagashi:
-            deltas = nagashi_deltas(nagashi, self.n, self.dealer)
-        else:
-            deltas = noten_deltas(tenpai, self.n)
+        deltas = nagashi_deltas(nagashi, self.n, self.dealer) if nagashi else noten_deltas(tenpai, self.n)
         shown = {s: self.hands[s] for s in range(self.n) if tenpai[s]}
         self._draw_result("nm" if nagashi else None, deltas, shown, "exhaustive")
         self.dealer_tenpai = tenpai[self.dealer]
@@ -79,16 +87,18 @@ class ResultActions(RoundState):
     def abort(self, kind: str, seats: Sequence[int] | None = None) -> None:
         """Abortive draw: yao9 (seat to move), kaze4, reach4, kan4, ron3 (``seats`` = the 3 winners); nm."""
         if kind == "nm":
-            self.exhaustive_draw()
-            if self.events[-1][1].get("type") != "nm":
+            if self.strict and not any(self._is_nagashi(s) for s in range(self.n)):
                 raise ScenarioError("no nagashi mangan in this round")
+            self.exhaustive_draw()
             return
         if kind not in ABORT_KINDS or self.over:
             raise ScenarioError(f"cannot abort with {kind!r} now")
         shown: dict[int, list[int]] = {}
         if kind == "yao9":
             self._expect(self.turn, "discard")
-            self._check(self._yao9_ok(self.turn), "kyuushu kyuuhai needs 9+ terminal/honor kinds at the first draw")
+            self._check(
+                self._yao9_ok(self.turn), "kyuushu kyuuhai needs 9+ terminal/honor kinds at the first draw"
+            )
             shown = {self.turn: self.hands[self.turn]}
         elif kind == "ron3":
             if seats is None or len(seats) != 3 or self.last_discard is None:
@@ -103,30 +113,6 @@ class ResultActions(RoundState):
             if kind == "reach4":
                 shown = {s: self.hands[s] for s in range(self.n)}
         self._draw_result(kind, [0, 0, 0, 0], shown, "abort")
-
-    # ---- checks -------------------------------------------------------------------------------
-    def _check(self, ok: bool, message: str) -> None:
-        if self.strict and not ok:
-            raise ScenarioError(message)
-
-    def _yao9_ok(self, seat: int) -> bool:
-        kinds = {t // 4 for t in self.hands[seat]} & TERMINAL_HONOR_KINDS
-        return self.uninterrupted and not self.discards[seat] and len(kinds) >= 9
-
-    def _abort_ok(self, kind: str) -> bool:
-        if kind == "kaze4":
-            firsts = [d[0] // 4 for d in self.discards.values() if d]
-            n_discards = sum(map(len, self.discards.values()))
-            return (self.n == 4 and self.uninterrupted and n_discards == 4 and len(firsts) == 4
-                    and len(set(firsts)) == 1 and firsts[0] in range(27, 31))
-        if kind == "reach4":
-            return self.n == 4 and len(self.riichi_kind) == 4
-        kan_seats = {m.who for ms in self.melds.values() for m in ms if "kan" in m.kind}
-        return self.n_kans() == 4 and len(kan_seats) > 1 and self.last_action == "discard"
-
-    def _is_nagashi(self, seat: int) -> bool:
-        ds = self.discards[seat]
-        return bool(ds) and all(t // 4 in TERMINAL_HONOR_KINDS and t not in self.called_tiles for t in ds)
 
     # ---- wins ---------------------------------------------------------------------------------
     def _ron_target(self, seat: int, from_seat: int | None) -> tuple[int, int, bool]:
@@ -151,28 +137,22 @@ class ResultActions(RoundState):
         self._ron_on = (src, tile, chankan)
         return src, tile, chankan
 
-    def _conditions(self, seat: int, tsumo: bool, chankan: bool = False) -> WinConditions:
-        kind = self.riichi_kind.get(seat)
-        rinshan = tsumo and self.draw_was_rinshan
-        first = tsumo and self.uninterrupted and not self.discards[seat] and not rinshan
-        return WinConditions(
-            is_tsumo=tsumo, is_riichi=kind is not None, is_daburu_riichi=kind == "double",
-            is_ippatsu=seat in self.ippatsu, is_rinshan=rinshan, is_chankan=chankan,
-            is_haitei=tsumo and self.draws_left == 0 and not rinshan,
-            is_houtei=not tsumo and not chankan and self.last_discard_houtei,
-            is_tenhou=first and seat == self.dealer, is_chiihou=first and seat != self.dealer,
-            seat_wind=27 + (seat - self.dealer) % self.n, round_wind=27 + self.kyoku // 4,
-            n_kita=sum(m.kind == "kita" for m in self.melds[seat]),
-        )
-
     def _value(
-        self, seat: int, closed: list[int], win: int, cond: WinConditions, fu: int | None, han: int | None,
-        yaku: Sequence[tuple[int, int]] | None, yakuman: Sequence[int] | None, ura: TilesLike | None,
+        self,
+        seat: int,
+        closed: list[int],
+        win: int,
+        cond: WinConditions,
+        fu: int | None,
+        han: int | None,
+        yaku: Sequence[tuple[int, int]] | None,
+        yakuman: Sequence[int] | None,
+        ura: TilesLike | None,
     ) -> WinValue:
         if ura is not None and not self.ura:
             self.ura = self.pool.take_many(ura)
         if cond.is_riichi:
-            while len(self.ura) < len(self.dora):
+            while len(self.ura) < len(self.dora_indicators):
                 self.ura.append(self.pool.take_any())
         if yakuman:
             return WinValue(fu=fu or 0, han=13 * len(yakuman), yakuman=list(yakuman))
@@ -181,13 +161,22 @@ class ResultActions(RoundState):
             return WinValue(fu=fu or 30, han=han if han is not None else sum(h for _, h in pairs), yaku=pairs)
         if not hands_mod.is_complete(closed):
             raise ScenarioError(f"seat {seat}'s hand is not complete with tile {win}")
-        value = hands_mod.evaluate_win(closed, win, self.melds[seat], cond, rule_type=self.game.rule_type,
-                                       dora=self.dora, ura=self.ura[: len(self.dora)])
+        value = hands_mod.evaluate_win(
+            closed,
+            win,
+            self.melds[seat],
+            cond,
+            rule_type=self.game.rule_type,
+            dora=self.dora_indicators,
+            ura=self.ura[: len(self.dora_indicators)],
+        )
         if value is None:
             raise ScenarioError(f"seat {seat}'s win has no yaku (give fu/han/yaku to force it)")
         return value
 
-    def _settle_win(self, seat: int, src: int, closed: list[int], win: int, value: WinValue, pao: int | None) -> None:
+    def _settle_win(
+        self, seat: int, src: int, closed: list[int], win: int, value: WinValue, pao: int | None
+    ) -> None:
         first = not self.winners
         honba, sticks = (self.honba, self.sticks) if first else (0, 0)
         basic = basic_points(value.han, value.fu, len(value.yakuman))
@@ -204,9 +193,9 @@ class ResultActions(RoundState):
             attrs["yakuman"] = ",".join(map(str, value.yakuman))
         else:
             attrs["yaku"] = ",".join(f"{i},{h}" for i, h in value.yaku)
-        attrs["doraHai"] = ",".join(map(str, self.dora))
+        attrs["doraHai"] = ",".join(map(str, self.dora_indicators))
         if seat in self.riichi_kind:
-            attrs["doraHaiUra"] = ",".join(map(str, self.ura[: len(self.dora)]))
+            attrs["doraHaiUra"] = ",".join(map(str, self.ura[: len(self.dora_indicators)]))
         attrs.update(who=str(seat), fromWho=str(src))
         if pao is not None:
             attrs["paoWho"] = str(pao)
@@ -221,7 +210,9 @@ class ResultActions(RoundState):
         self.scores = [a + b for a, b in zip(self.scores, deltas, strict=True)]
         return ",".join(pairs)
 
-    def _draw_result(self, kind: str | None, deltas: list[int], shown: dict[int, list[int]], result: str) -> None:
+    def _draw_result(
+        self, kind: str | None, deltas: list[int], shown: dict[int, list[int]], result: str
+    ) -> None:
         attrs = {"type": kind} if kind else {}
         attrs["ba"] = f"{self.honba},{self.sticks}"
         attrs["sc"] = self._sc(deltas)

@@ -62,7 +62,7 @@ class RoundBuilder(CallActions, ResultActions):
                 (self.is_open(seat), "has an open hand"),
                 (self.scores[seat] < 1000, "has less than 1000 points"),
                 (self.draws_left < 4, "has fewer than 4 tiles left in the wall"),
-                (hands_mod.shanten(rest, open_hand=bool(self.melds[seat])) != 0, "is not tenpai after it"),
+                (hands_mod.shanten(rest, open_hand=self.is_open(seat)) != 0, "is not tenpai after it"),
             ]
             for bad, why in problems:
                 if bad:
@@ -77,10 +77,10 @@ class RoundBuilder(CallActions, ResultActions):
         """Reveal a new dora indicator (after a kan); returns its 136-id."""
         if self.over:
             raise ScenarioError("the round is over")
-        if self.strict and len(self.dora) > self.n_kans():
+        if self.strict and len(self.dora_indicators) > self.n_kans():
             raise ScenarioError("a new dora indicator needs a kan")
         t = self.pool.take(tile) if tile is not None else self.pool.take_any()
-        self.dora.append(t)
+        self.dora_indicators.append(t)
         self._emit("DORA", hai=t)
         return t
 

@@ -30,7 +30,13 @@ def limit_code(han: int, fu: int, yakuman: int = 0) -> int:
 
 
 def ron_deltas(
-    players: int, winner: int, discarder: int, dealer: int, basic: int, honba: int, sticks: int,
+    players: int,
+    winner: int,
+    discarder: int,
+    dealer: int,
+    basic: int,
+    honba: int,
+    sticks: int,
     pao: int | None = None,
 ) -> tuple[list[int], int]:
     """Per-seat deltas of a ron and the hand value written in ``ten`` (honba and sticks excluded).

@@ -34,9 +34,19 @@ class RoundState:
     """State of one round; the actions live in the subclasses."""
 
     def __init__(
-        self, game: GameBuilder, *, kyoku: int, honba: int, sticks: int, scores: Sequence[int],
-        hands: Mapping[int, TilesLike], dora_indicator: TileLike | None, wall: TilesLike | None,
-        dice: tuple[int, int] | None, ura_indicators: TilesLike | None, rng: random.Random,
+        self,
+        game: GameBuilder,
+        *,
+        kyoku: int,
+        honba: int,
+        sticks: int,
+        scores: Sequence[int],
+        hands: Mapping[int, TilesLike],
+        dora_indicator: TileLike | None,
+        wall: TilesLike | None,
+        dice: tuple[int, int] | None,
+        ura_indicators: TilesLike | None,
+        rng: random.Random,
     ) -> None:
         self.game = game
         self.n = game.players
@@ -55,6 +65,10 @@ class RoundState:
         self.furiten_temp: set[int] = set()
         self.furiten_riichi: set[int] = set()
         self.kuikae: dict[int, set[int]] = {}
+        self._init_turn_state()
+        self._deal(hands, dora_indicator, wall, ura_indicators, dice, rng)
+
+    def _init_turn_state(self) -> None:
         self.winners: list[int] = []
         self.result_kind: str | None = None
         self.dealer_tenpai = False
@@ -73,12 +87,16 @@ class RoundState:
         self._pending_pass: tuple[int, int] | None = None
         self._ron_on: tuple[int, int, bool] = (0, 0, False)
         self._wait_cache: dict[tuple[int, ...], set[int]] = {}
-        self._deal(hands, dora_indicator, wall, ura_indicators, dice, rng)
 
     # ---- setup -------------------------------------------------------------------------------
     def _deal(
-        self, hands: Mapping[int, TilesLike], dora_indicator: TileLike | None, wall: TilesLike | None,
-        ura: TilesLike | None, dice: tuple[int, int] | None, rng: random.Random,
+        self,
+        hands: Mapping[int, TilesLike],
+        dora_indicator: TileLike | None,
+        wall: TilesLike | None,
+        ura: TilesLike | None,
+        dice: tuple[int, int] | None,
+        rng: random.Random,
     ) -> None:
         for seat, spec in sorted(hands.items()):
             if not 0 <= seat < self.n:
@@ -87,17 +105,20 @@ class RoundState:
             if len(tiles) != 13:
                 raise ScenarioError(f"seat {seat}'s hand has {len(tiles)} tiles, not 13: {spec!r}")
             self.hands[seat] = tiles
-        self.dora = [self.pool.take(dora_indicator) if dora_indicator is not None else -1]
+        self.dora_indicators = [self.pool.take(dora_indicator) if dora_indicator is not None else -1]
         self._wall: deque[int] = deque(self.pool.take_many(wall) if wall is not None else [])
         self.ura: list[int] = self.pool.take_many(ura) if ura is not None else []
         for seat in range(self.n):
             if seat not in self.hands:
                 self.hands[seat] = [self.pool.take_any() for _ in range(13)]
-        if self.dora[0] < 0:
-            self.dora[0] = self.pool.take_any()
+        if self.dora_indicators[0] < 0:
+            self.dora_indicators[0] = self.pool.take_any()
         d0, d1 = dice if dice is not None else (rng.randrange(6), rng.randrange(6))
-        attrs = {"seed": f"{self.kyoku},{self.honba},{self.sticks},{d0},{d1},{self.dora[0]}",
-                 "ten": hundreds(self.scores), "oya": str(self.dealer)}
+        attrs = {
+            "seed": f"{self.kyoku},{self.honba},{self.sticks},{d0},{d1},{self.dora_indicators[0]}",
+            "ten": hundreds(self.scores),
+            "oya": str(self.dealer),
+        }
         for seat in range(4):
             attrs[f"hai{seat}"] = ",".join(map(str, self.hands.get(seat, [])))
         self.events.append(("INIT", attrs))
@@ -136,6 +157,11 @@ class RoundState:
         return sum(m.kind in ("daiminkan", "ankan", "kakan") for ms in self.melds.values() for m in ms)
 
     @property
+    def rinshan_pending(self) -> bool:
+        """Whether the next draw is a replacement draw (after a kan or a kita)."""
+        return self._rinshan_pending
+
+    @property
     def over(self) -> bool:
         """Whether the round has its result (a win, an exhaustive or an abortive draw)."""
         return self.result_kind is not None
@@ -144,15 +170,25 @@ class RoundState:
     def _emit(self, name: str, **attrs: object) -> None:
         self.events.append((name, {k: str(v) for k, v in attrs.items()}))
 
-    def _expect(self, seat: int, phase: str) -> None:
-        if self.over and not (phase == "respond" and self.phase == "won"):
+    def _expect(self, seat: int, action: str) -> None:
+        """Check the round can take a ``draw``, ``discard`` or ``respond`` (call, ron) action by the seat."""
+        if self.over and not (action == "respond" and self.phase == "won"):
             raise ScenarioError("the round is over")
         if not 0 <= seat < self.n:
             raise ScenarioError(f"seat {seat} does not play in a {self.n}-player game")
-        if self.phase != phase and not (phase == "respond" and self.phase == "won"):
-            raise ScenarioError(f"seat {seat} cannot act now: expected a {self.phase} action, not {phase}")
-        if self.strict and phase in ("draw", "discard") and seat != self.turn:
-            raise ScenarioError(f"it is seat {self.turn}'s turn to {self.phase}, not seat {seat}'s")
+        allowed = {"draw": ("draw", "respond"), "discard": ("discard",), "respond": ("respond", "won")}[
+            action
+        ]
+        if self.phase not in allowed:
+            wanted = {"draw": "a draw", "discard": "a discard or a declaration", "respond": "a call or a ron"}
+            raise ScenarioError(f"seat {seat} cannot act now: the round expects {wanted[self.phase_action]}")
+        if self.strict and action != "respond" and seat != self.turn:
+            raise ScenarioError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    @property
+    def phase_action(self) -> str:
+        """The kind of action the round waits for: draw, discard or respond."""
+        return {"won": "respond", "over": "respond"}.get(self.phase, self.phase)
 
     def _flush(self) -> None:
         """The last discard passed: accept a pending riichi (REACH step 2) and mark passed winning tiles."""

@@ -156,12 +156,16 @@ def find_held(hand: Sequence[int], spec: TileLike, pool: TilePool, prefer: int |
     return max(cands)
 
 
-def pick_held(hand: Sequence[int], spec: TilesLike | None, kind: int, count: int, pool: TilePool) -> list[int]:
+def pick_held(
+    hand: Sequence[int], spec: TilesLike | None, kind: int, count: int, pool: TilePool
+) -> list[int]:
     """Pick ``count`` held tiles of ``kind`` (non-red first) or exactly the ones ``spec`` names."""
     if spec is not None:
-        specs: list[TileLike] = list(spec) if not isinstance(spec, str) else [
-            ("0" if red else str(k % 9 + 1)) + "mpsz"[k // 9] for k, red in parse_mpsz(spec)
-        ]
+        specs: list[TileLike] = (
+            list(spec)
+            if not isinstance(spec, str)
+            else [("0" if red else str(k % 9 + 1)) + "mpsz"[k // 9] for k, red in parse_mpsz(spec)]
+        )
         picked: list[int] = []
         for s in specs:
             picked.append(find_held([t for t in hand if t not in picked], s, pool))
