@@ -7,7 +7,8 @@ A whole hand's distance to a complete hand is then the best split of the goal ov
 shanten = distance - 1.
 
 The tables are generated here (``python -m rules.suit_tables`` writes ``rules/data/suit_tables.npz``,
-about 5 s) and loaded from that file (330 KB, 40 ms); a test pins the checksum and regenerates them. Generation: mark the exact goal patterns, close them upwards (a pattern containing a goal
+about 5 s) and loaded from that file (330 KB, 40 ms); a test pins the checksum and regenerates them.
+Generation: mark the exact goal patterns, close them upwards (a pattern containing a goal
 is a goal: a cumulative OR along each kind's axis), then walk down each axis adding one per missing
 tile (a reverse cumulative minimum), which is exact because the cost is a sum over kinds.
 """

@@ -1,0 +1,298 @@
+"""The ``paipu`` command line through typer's CliRunner: output, documented exit codes, no tracebacks.
+
+Exit codes: 0 success, 1 check violations, 2 usage error, 3 some files quarantined, 4 warehouse/SQL
+error. The runner mixes stderr into ``result.output``; ``result.stdout`` holds stdout alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.db import connect, sql_names
+from pipeline.ingest import IngestReport
+from pipeline.statistics import GROUPINGS
+from pipeline.store.warehouse import Warehouse
+
+PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
+"""A plain mjlog: one complete game of 9 rounds."""
+GZIPPED = "Tenhou-Paifu-Logger/test/test_data/2022060222gm-0001-0000-f47dd061&tw=3.mjlog"
+"""A gzip-compressed mjlog (truncated below to make a corrupt file)."""
+
+STAT_KEYS = {"name", "group", "numerator", "denominator", "value", "definition"}
+RATE_NAMES = {"exhaustive_draw_rate", "win_rate", "abortive_rate_kyuushu_kyuuhai"}
+
+runner = CliRunner()
+
+
+def run(*args: str | Path):  # noqa: ANN201 - click's Result
+    """Invoke ``paipu`` and check that nothing escaped as an exception or a traceback."""
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.fixture
+def inputs(shared_logs: Path, tmp_path: Path) -> Path:
+    """A folder holding one real game twice: plain, and gzip-compressed under another name."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    data = (shared_logs / "tenhou-xml" / PLAIN).read_bytes()
+    (folder / Path(PLAIN).name).write_bytes(data)
+    (folder / "copy.mjlog.gz").write_bytes(gzip.compress(data))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def real_wh(tenhou_warehouse: tuple[Warehouse, IngestReport]) -> Path:
+    """Folder of the warehouse ingested from every real log."""
+    return tenhou_warehouse[0].root
+
+
+# --- ingest ------------------------------------------------------------------------------------
+def test_ingest_prints_counts_and_exits_0(inputs: Path, tmp_path: Path) -> None:
+    warehouse = tmp_path / "warehouse"
+    result = run("ingest", inputs, "-w", warehouse)
+    assert result.exit_code == 0, result.output
+    for pattern in (r"\b1 ok\b", r"\b1 duplicate\b", r"\b0 quarantined\b", r"games: 1\b", r"rounds: 9\b"):
+        assert re.search(pattern, result.output), (pattern, result.output)
+    assert Warehouse(warehouse).exists()
+
+    again = run("ingest", inputs, "-w", warehouse, "--batch-size", "1")
+    assert again.exit_code == 0, again.output
+    assert re.search(r"\b0 ok\b", again.output) and re.search(r"\b2 unchanged\b", again.output), again.output
+
+
+def test_ingest_exits_3_when_a_file_is_quarantined_and_writes_the_rest(
+    inputs: Path, shared_logs: Path, tmp_path: Path
+) -> None:
+    gz = (shared_logs / "tenhou-xml" / GZIPPED).read_bytes()
+    (inputs / "broken.mjlog.gz").write_bytes(gz[: len(gz) // 2])
+    warehouse = tmp_path / "warehouse"
+    result = run("ingest", inputs, "-w", warehouse)
+    assert result.exit_code == 3, result.output
+    assert re.search(r"\b1 quarantined\b", result.output) and re.search(r"\b1 ok\b", result.output), result.output
+    assert "broken.mjlog.gz" in result.output
+    con = connect(Warehouse(warehouse))
+    assert con.execute("select count(*) from games").fetchone() == (1,)
+    assert con.execute("select status from manifest where path like '%broken.mjlog.gz'").fetchone() == ("quarantined",)
+
+
+def test_ingest_exits_2_for_a_missing_path_and_writes_nothing(inputs: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder"
+    warehouse = tmp_path / "warehouse"
+    result = run("ingest", inputs, missing, "-w", warehouse)
+    assert result.exit_code == 2, result.output
+    assert "no-such-folder" in result.output.replace("\n", "")  # rich may wrap a long path
+    assert not Warehouse(warehouse).exists()
+
+
+def test_ingest_with_no_path_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("ingest", "-w", tmp_path / "warehouse")
+    assert result.exit_code == 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="paipu bug: a warehouse folder blocked by a file ends as exit 70 'internal error: "
+    "NotADirectoryError' instead of exit 4 (write_parquet_atomic mkdirs outside its try block)",
+)
+def test_ingest_exits_4_when_the_warehouse_cannot_be_written(inputs: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = run("ingest", inputs, "-w", blocker)
+    assert result.exit_code == 4, result.output
+
+
+# --- sql ---------------------------------------------------------------------------------------
+ROOMS_QUERY = "select room, count(*) as n from games group by room order by room"
+
+
+def test_sql_json(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    result = run("sql", ROOMS_QUERY, "-w", real_wh, "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert rows == [{"room": room, "n": n} for room, n in tenhou_db.execute(ROOMS_QUERY).fetchall()]
+    assert sum(r["n"] for r in rows) == tenhou_db.execute("select count(*) from games").fetchone()[0]
+
+
+def test_sql_csv(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    result = run("sql", ROOMS_QUERY, "-w", real_wh, "-f", "csv")
+    assert result.exit_code == 0, result.output
+    table = list(csv.reader(io.StringIO(result.stdout)))
+    assert table[0] == ["room", "n"]
+    assert [(room, int(n)) for room, n in table[1:]] == tenhou_db.execute(ROOMS_QUERY).fetchall()
+
+
+def test_sql_table(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    result = run("sql", ROOMS_QUERY, "-w", real_wh)
+    assert result.exit_code == 0, result.output
+    assert "room" in result.output
+    for room, n in tenhou_db.execute(ROOMS_QUERY).fetchall():
+        assert re.search(rf"\b{room}\b.*\b{n}\b", result.output), (room, n)
+
+
+def test_sql_runs_a_sql_file(real_wh: Path, tmp_path: Path, tenhou_db) -> None:  # noqa: ANN001
+    query = tmp_path / "count_games.sql"
+    query.write_text("-- how many games are stored\nselect count(*) as n_games from games\n", encoding="utf-8")
+    result = run("sql", query, "-w", real_wh, "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [{"n_games": tenhou_db.execute("select count(*) from games").fetchone()[0]}]
+
+
+def test_sql_rejects_an_unknown_format(real_wh: Path) -> None:
+    result = run("sql", "select 1", "-w", real_wh, "-f", "xml")
+    assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize("query", ["selec 1", "select * from no_such_table"])
+def test_a_bad_query_exits_4_with_an_error(real_wh: Path, query: str) -> None:
+    result = run("sql", query, "-w", real_wh)
+    assert result.exit_code == 4, result.output
+    assert result.output.lstrip().startswith("error:"), result.output
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="paipu bug: DuckDB's error text is printed as is, over several lines (the 'LINE 1:' context and "
+    "a caret line), though the CLI promises a one-line message",
+)
+@pytest.mark.parametrize("query", ["selec 1", "select * from no_such_table"])
+def test_a_bad_query_error_is_one_line(real_wh: Path, query: str) -> None:
+    result = run("sql", query, "-w", real_wh)
+    assert result.exit_code == 4
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+@pytest.mark.parametrize(
+    "command", [["sql", "select 1"], ["stats"], ["stats", "--json"], ["check"], ["check", "--json"]]
+)
+def test_commands_exit_4_without_a_warehouse(tmp_path: Path, command: list[str]) -> None:
+    result = run(*command, "-w", tmp_path / "nothing-here")
+    assert result.exit_code == 4, result.output
+    assert "no warehouse" in result.output
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="paipu bug: the CLI prints errors with rich's err.print without soft_wrap, so a message longer "
+    "than the console width (80 columns when not a terminal) is hard-wrapped over several lines",
+)
+def test_an_error_naming_a_long_path_stays_on_one_line(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 120) / ("e" * 120) / "nothing-here"
+    result = run("stats", "-w", deep)
+    assert result.exit_code == 4
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+# --- stats -------------------------------------------------------------------------------------
+def stats_json(real_wh: Path, by: str) -> list[dict]:
+    result = run("stats", "-w", real_wh, "--by", by, "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert list(payload) == ["stats"]
+    return payload["stats"]
+
+
+def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
+    stats = stats_json(real_wh, "all")
+    assert stats
+    for stat in stats:
+        assert set(stat) == STAT_KEYS, stat
+        assert isinstance(stat["name"], str) and isinstance(stat["definition"], str) and stat["definition"]
+        assert stat["group"] is None
+        assert type(stat["numerator"]) is int and type(stat["denominator"]) is int
+        assert isinstance(stat["value"], float)
+        assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
+        if stat["name"] != "rounds_per_game":
+            assert 0 <= stat["numerator"] <= stat["denominator"], stat
+    names = [s["name"] for s in stats]
+    assert len(names) == len(set(names))
+    assert set(names) >= RATE_NAMES
+
+
+def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    stats = {s["name"]: s for s in stats_json(real_wh, "all")}
+    count = lambda sql: tenhou_db.execute(sql).fetchone()[0]  # noqa: E731
+    n_rounds = count("select count(*) from rounds")
+    expected = {
+        "win_rate": count("select count(*) from rounds where end_kind = 'win'"),
+        "exhaustive_draw_rate": count("select count(*) from draws where kind = 'exhaustive'"),
+        "abortive_rate_kyuushu_kyuuhai": count("select count(*) from draws where kind = 'kyuushu_kyuuhai'"),
+    }
+    for name, numerator in expected.items():
+        assert (stats[name]["numerator"], stats[name]["denominator"]) == (numerator, n_rounds), name
+    assert stats["abortive_rate_kyuushu_kyuuhai"]["numerator"] > 0  # the real logs hold kyuushu kyuuhai draws
+    assert stats["rounds_per_game"]["denominator"] == count("select count(*) from games")
+
+
+@pytest.mark.parametrize("by", [g for g in GROUPINGS if g != "all"])
+def test_stats_by_group_partition_the_totals(real_wh: Path, by: str) -> None:
+    total = {s["name"]: s for s in stats_json(real_wh, "all")}
+    grouped = stats_json(real_wh, by)
+    assert grouped
+    sums: dict[str, list[int]] = {}
+    for stat in grouped:
+        assert set(stat) == STAT_KEYS
+        assert isinstance(stat["group"], dict) and list(stat["group"]) == [by], stat
+        assert stat["group"][by] is not None
+        num_den = sums.setdefault(stat["name"], [0, 0])
+        num_den[0] += stat["numerator"]
+        num_den[1] += stat["denominator"]
+    assert set(sums) == set(total)
+    for name, (numerator, denominator) in sums.items():
+        assert numerator == total[name]["numerator"], name
+        if name != "rounds_per_game":  # a game lies in one group, so game counts add up too
+            assert denominator == total[name]["denominator"], name
+
+
+def test_stats_by_room_names_the_rooms(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    rooms = {s["group"]["room"] for s in stats_json(real_wh, "room")}
+    assert rooms == {r for (r,) in tenhou_db.execute("select distinct room from games").fetchall()}
+
+
+def test_stats_rejects_an_unknown_grouping(real_wh: Path) -> None:
+    result = run("stats", "-w", real_wh, "--by", "weather")
+    assert result.exit_code == 2, result.output
+    assert "weather" in result.output
+
+
+def test_stats_table_lists_every_statistic(real_wh: Path) -> None:
+    result = run("stats", "-w", real_wh)
+    assert result.exit_code == 0, result.output
+    for name in ("rounds_per_game", "win_rate", "exhaustive_draw_rate"):
+        assert name in result.output
+
+
+# --- check -------------------------------------------------------------------------------------
+def test_check_exits_0_on_the_real_logs(real_wh: Path) -> None:
+    result = run("check", "-w", real_wh)
+    assert result.exit_code == 0, result.output
+    for name in sql_names("checks"):
+        assert re.search(rf"^{name}: ok\b", result.output, re.MULTILINE), (name, result.output)
+
+
+def test_check_json_names_every_check(real_wh: Path) -> None:
+    result = run("check", "-w", real_wh, "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert list(payload) == ["checks"]
+    assert sorted(payload["checks"]) == sql_names("checks") and payload["checks"]
+    for name, violations in payload["checks"].items():
+        for violation in violations:  # only known inconsistencies of logs written by other tools
+            assert violation["check"] == name and violation["is_server_log"] is False, violation
+            assert {"game_id", "round_idx", "detail"} <= set(violation)
+
+
+def test_version() -> None:
+    result = run("version")
+    assert result.exit_code == 0 and re.fullmatch(r"\d+\.\d+\.\d+\S*", result.stdout.strip()), result.output
