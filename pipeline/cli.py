@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import duckdb
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pipeline import __version__
@@ -42,6 +43,12 @@ err = Console(stderr=True)
 WarehouseOption = Annotated[Path, typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True)]
 
 
+def _error(message: object, label: str = "error") -> None:
+    """Print one line on stderr: the message with its line breaks folded (DuckDB's span several)."""
+    text = escape(" ".join(str(message).split()))
+    err.print(f"[red]{label}:[/red] {text}", highlight=False, soft_wrap=True)
+
+
 def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Turn paipu's errors into a one-line message and exit code 4, never a traceback."""
 
@@ -50,15 +57,15 @@ def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(*args, **kwargs)
         except FileNotFoundError as exc:
-            err.print(f"[red]error:[/red] {exc}")
+            _error(exc)
             raise typer.Exit(EXIT_USAGE) from None
         except (PaipuError, duckdb.Error) as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            _error(exc)
             raise typer.Exit(EXIT_WAREHOUSE) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except Exception as exc:  # a bug in paipu: one clear line, never a traceback
-            err.print(f"[red]internal error:[/red] {type(exc).__name__}: {exc} (please report this)")
+            _error(f"{type(exc).__name__}: {exc} (please report this)", "internal error")
             raise typer.Exit(EXIT_INTERNAL) from None
 
     return wrapper
@@ -106,7 +113,7 @@ def sql_command(
 ) -> None:
     """Run a query over the warehouse views (games, players, rounds, events, wins, draws, manifest)."""
     if fmt not in ("table", "csv", "json"):
-        err.print(f"[red]error:[/red] --format must be table, csv or json, not {fmt!r}")
+        _error(f"--format must be table, csv or json, not {fmt!r}")
         raise typer.Exit(EXIT_USAGE)
     if query.endswith(".sql") and Path(query).is_file():
         query = Path(query).read_text(encoding="utf-8")
@@ -125,7 +132,7 @@ def stats_command(
 ) -> None:
     """Print round outcome statistics, each with its definition."""
     if by not in GROUPINGS:
-        err.print(f"[red]error:[/red] --by must be one of {', '.join(GROUPINGS)}, not {by!r}")
+        _error(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
         raise typer.Exit(EXIT_USAGE)
     stats = round_outcome_stats(connect(Warehouse(warehouse)), by)
     if as_json:

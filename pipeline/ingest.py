@@ -14,11 +14,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pipeline import __version__
+from pipeline.dedup import Deduplicator, Resolution
 from pipeline.errors import NotALogError, ParseError, WarehouseError
 from pipeline.schema import new_buffers
 from pipeline.sources import tenhou_xml
 from pipeline.sources.base import ParsedGame
-from pipeline.store.warehouse import StoredGame, Warehouse
+from pipeline.store.warehouse import Warehouse
 
 PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {tenhou_xml.SOURCE: tenhou_xml.parse}
 """Format name -> parse function; every format exposes the same signature."""
@@ -107,58 +108,6 @@ def read_file(path: Path, data: bytes | None = None) -> FileResult:
     return result
 
 
-class _Deduplicator:
-    """Chooses one copy per game (by fingerprint) among the stored games and a batch's files."""
-
-    def __init__(self, stored: dict[str, StoredGame]) -> None:
-        self.stored = stored
-        self.ids = {s.game_id: fp for fp, s in stored.items()}
-
-    def resolve(self, results: list[FileResult]) -> list[ParsedGame]:
-        """Set each result's status; return the games to write (the best copy of each new game)."""
-        best: dict[str, tuple[ParsedGame, FileResult]] = {}
-        for result in results:
-            for game in result.games:
-                if game.n_rounds and game.fingerprint not in self.stored:
-                    held = best.get(game.fingerprint)
-                    if held is None or game.completeness() > held[0].completeness():
-                        best[game.fingerprint] = (game, result)
-        chosen = [game for game, _ in best.values() if self._claim_id(game, best)]
-        chosen_ids = {id(g) for g in chosen}
-        for result in results:
-            for game in result.games:
-                result.game_ids.append(game.game_id)
-                result.fingerprints.append(game.fingerprint)
-                if id(game) not in chosen_ids and result.status == "ok":
-                    result.status, result.error = self._why_not_stored(game, best, result.path)
-            result.games = []
-        for game in chosen:
-            self.stored[game.fingerprint] = StoredGame(game.game_id, game.source_file)
-        return chosen
-
-    def _claim_id(self, game: ParsedGame, best: dict[str, tuple[ParsedGame, FileResult]]) -> bool:
-        owner = self.ids.get(game.game_id)
-        if owner is not None and owner != game.fingerprint:
-            best[game.fingerprint][1].status = "quarantined"
-            best[game.fingerprint][
-                1
-            ].error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
-            return False
-        self.ids[game.game_id] = game.fingerprint
-        return True
-
-    def _why_not_stored(self, game: ParsedGame, best: dict, path: str) -> tuple[str, str]:
-        kept = self.stored.get(game.fingerprint) or (
-            StoredGame(best[game.fingerprint][0].game_id, best[game.fingerprint][0].source_file)
-            if game.fingerprint in best
-            else None
-        )
-        if kept is None:
-            return "quarantined", f"{path}: no complete round (the log ends before the first round's result)"
-        partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
-        return "duplicate", f"same game as {kept.game_id}, stored from {kept.source_file}{partial}"
-
-
 def _batches(items: list[Path], size: int) -> Iterator[list[Path]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -178,7 +127,7 @@ def ingest(
     """
     files = discover_files(paths)
     known = _known_files(warehouse)
-    dedup = _Deduplicator(warehouse.stored_games())
+    dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport()
     for batch in _batches(files, batch_size):
         results = []
@@ -193,11 +142,25 @@ def ingest(
                 results.append(result)
             if on_file:
                 on_file(len(result.games) if result else 0)
-        chosen = dedup.resolve(results)
-        warehouse.write_games(chosen)
-        warehouse.upsert_manifest(_manifest_rows(results))
-        _count(report, results, chosen)
+        resolution = dedup.resolve(results)
+        warehouse.remove_games([old for old, _ in resolution.superseded])
+        dedup.record_written(warehouse.write_games(resolution.chosen))
+        rows = _manifest_rows(results)
+        _add_superseded_rows(rows, warehouse, resolution, {r.path for r in results})
+        warehouse.upsert_manifest(rows)
+        _count(report, results, resolution.chosen)
     return report
+
+
+def _add_superseded_rows(rows: dict[str, list], warehouse: Warehouse, resolution: Resolution, read: set[str]) -> None:
+    """Files whose stored copy was replaced by a more complete one become duplicates of it."""
+    replaced_by = {old.source_file: new for old, new in resolution.superseded if old.source_file not in read}
+    for row in warehouse.manifest_rows(set(replaced_by)):
+        new = replaced_by[row["path"]]
+        row["status"] = "duplicate"
+        row["error"] = f"same game as {new.game_id}, stored from {new.source_file} (a more complete copy)"
+        for name, value in row.items():
+            rows[name].append(value)
 
 
 def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:

@@ -60,6 +60,7 @@ GAMES = [
     _c("is_vs_humans", BOOL, "Played against humans (not computer opponents)"),
     _c("is_custom_rule", BOOL, "Custom-rule lobby (rule code above 0xFF or a csrule): rules may differ"),
     _c("n_rounds", I16, "Rounds stored for this game (complete rounds only)"),
+    _c("n_events", I32, "Events stored for this game"),
     _c("log_quirks", pa.list_(STR), "Departures from the server's own format found while reading (see README)"),
     _c("is_server_log", BOOL, "No quirk says another tool wrote or edited the log: its labels can be trusted"),
     _c("is_complete", BOOL, "The log reaches the game's end (final scores recorded)"),

@@ -101,11 +101,6 @@ def test_ingest_with_no_path_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: a warehouse folder blocked by a file ends as exit 70 'internal error: "
-    "NotADirectoryError' instead of exit 4 (write_parquet_atomic mkdirs outside its try block)",
-)
 def test_ingest_exits_4_when_the_warehouse_cannot_be_written(inputs: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -161,11 +156,6 @@ def test_a_bad_query_exits_4_with_an_error(real_wh: Path, query: str) -> None:
     assert result.output.lstrip().startswith("error:"), result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: DuckDB's error text is printed as is, over several lines (the 'LINE 1:' context and "
-    "a caret line), though the CLI promises a one-line message",
-)
 @pytest.mark.parametrize("query", ["selec 1", "select * from no_such_table"])
 def test_a_bad_query_error_is_one_line(real_wh: Path, query: str) -> None:
     result = run("sql", query, "-w", real_wh)
@@ -182,11 +172,6 @@ def test_commands_exit_4_without_a_warehouse(tmp_path: Path, command: list[str])
     assert "no warehouse" in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: the CLI prints errors with rich's err.print without soft_wrap, so a message longer "
-    "than the console width (80 columns when not a terminal) is hard-wrapped over several lines",
-)
 def test_an_error_naming_a_long_path_stays_on_one_line(tmp_path: Path) -> None:
     deep = tmp_path / ("d" * 120) / ("e" * 120) / "nothing-here"
     result = run("stats", "-w", deep)

@@ -263,11 +263,6 @@ def test_the_same_game_in_two_files_is_stored_once(shared_logs: Path, tmp_path: 
     assert connect(warehouse).execute("select count(*) from rounds").fetchone() == (stored[0]["n_rounds"],)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: which copy of a game is stored depends on --batch-size; a complete copy read in a "
-    "later batch than a truncated copy is marked duplicate of the truncated one (stored games always win)",
-)
 def test_the_stored_copy_does_not_depend_on_the_batch_size(shared_logs: Path, tmp_path: Path) -> None:
     inputs = tmp_path / "in"
     for rel in TRUNCATED_COPIES:
@@ -281,11 +276,6 @@ def test_the_stored_copy_does_not_depend_on_the_batch_size(shared_logs: Path, tm
     assert stored[1] == stored[2000]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: a file whose content changed (or that a new paipu version re-reads) is marked "
-    "'duplicate' of itself: its own stored game blocks it, so the manifest shows no ok file for the game",
-)
 def test_a_file_edited_in_place_is_not_a_duplicate_of_itself(shared_logs: Path, tmp_path: Path) -> None:
     inputs = tmp_path / "in"
     path = put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
@@ -398,11 +388,6 @@ def test_quarantine_message_names_the_file_and_the_problem(bad_batch: dict, case
     assert "\n" not in error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: a ParseError raised while a round is open (unknown tag, unknown RYUUKYOKU type) "
-    "does not name the round: parser.parse() fills in the game id but not the reader's round index",
-)
 @pytest.mark.parametrize(("case", "round_name"), [("unknown_tag", "round 2"), ("unknown_draw_type", "round 4")])
 def test_quarantine_message_names_the_round_when_known(bad_batch: dict, case: str, round_name: str) -> None:
     assert round_name in bad_batch["rows"][case]["error"]
@@ -487,11 +472,6 @@ def test_a_failed_write_leaves_no_temp_file_and_the_old_parts_intact(
     assert report.files["ok"] == 1 and report.files["unchanged"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: write_parquet_atomic creates the partition folder outside its try block, so a "
-    "warehouse path blocked by a file raises NotADirectoryError instead of WarehouseError",
-)
 def test_an_unwritable_warehouse_raises_warehouse_error(shared_logs: Path, tmp_path: Path) -> None:
     inputs = tmp_path / "in"
     put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))

@@ -125,11 +125,6 @@ def test_check_returns_the_check_columns(tenhou_db, name: str) -> None:  # noqa:
         assert server == [], (name, server)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="paipu bug: pipeline.db.query() calls DuckDBPyConnection.fetch_arrow_table(), which DuckDB 2.x "
-    "no longer has (AttributeError); pyproject allows duckdb>=1.1",
-)
 def test_query_helper_returns_an_arrow_table(tenhou_db) -> None:  # noqa: ANN001
     table = query(tenhou_db, "select count(*) as n from games where room = $room", {"room": "houou"})
     assert table.column_names == ["n"] and table.num_rows == 1

@@ -39,4 +39,4 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
 
 def query(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> pa.Table:
     """Run a query (with ``$name`` parameters) and return the result as an Arrow table."""
-    return con.execute(sql, params or {}).fetch_arrow_table()
+    return con.sql(sql, params=params or None).to_arrow_table()

@@ -27,9 +27,13 @@ class ParsedGame:
     tables: dict[str, dict[str, list]] = field(default_factory=lambda: {t: new_buffers(t) for t in TABLES})
 
     def completeness(self) -> tuple[int, int, int, int]:
-        """Return a sort key: higher is the better copy of the same game (complete, rounds, size, named)."""
-        has_log_id = not self.game_id.startswith("fp-")
-        return (int(self.is_complete), self.n_rounds, self.n_elements, int(has_log_id))
+        """Return a sort key: higher is the better copy of the same game (complete, rounds, events, named)."""
+        return completeness_key(self.is_complete, self.n_rounds, len(self.tables["events"]["round_idx"]), self.game_id)
+
+
+def completeness_key(is_complete: bool, n_rounds: int, n_events: int, game_id: str) -> tuple[int, int, int, int]:
+    """The key ranking copies of one game: complete first, then more rounds, more events, a log id."""
+    return (int(is_complete), n_rounds, n_events, int(not game_id.startswith("fp-")))
 
 
 def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, ColumnValues]:

@@ -29,11 +29,11 @@ def write_parquet_atomic(table: pa.Table, path: Path, extra_metadata: dict[str, 
     checked, then it is renamed into place. Raises WarehouseError on any I/O failure (disk full,
     permission denied), leaving no temp file behind.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}{TEMP_SUFFIX}")
     meta = dict(table.schema.metadata or {})
     meta.update(file_metadata(extra_metadata))
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
         written = pq.ParquetFile(tmp).metadata.num_rows
         if written != table.num_rows:
@@ -42,7 +42,7 @@ def write_parquet_atomic(table: pa.Table, path: Path, extra_metadata: dict[str, 
     except OSError as exc:
         raise WarehouseError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
-        if tmp.exists():
+        if tmp.is_file():
             tmp.unlink()
 
 

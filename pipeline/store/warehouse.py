@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import WarehouseError
 from pipeline.schema import TABLES, arrow_schema, to_arrow
-from pipeline.sources.base import ParsedGame, concat_buffers
+from pipeline.sources.base import ParsedGame, completeness_key, concat_buffers
 from pipeline.store.parquet import write_parquet_atomic
 
 DEFAULT_WAREHOUSE = Path("data/warehouse")
@@ -29,10 +30,13 @@ DEFAULT_WAREHOUSE = Path("data/warehouse")
 
 @dataclass(frozen=True)
 class StoredGame:
-    """What the warehouse already holds of a game: its id and the file its copy came from."""
+    """What the warehouse holds of a game: id, the file its copy came from, how complete the copy is
+    (see sources.base.completeness_key) and the games part file holding it."""
 
     game_id: str
     source_file: str
+    completeness: tuple[int, int, int, int]
+    part: Path
 
 
 class Warehouse:
@@ -53,40 +57,57 @@ class Warehouse:
     # --- games --------------------------------------------------------------------------------
     def stored_games(self) -> dict[str, StoredGame]:
         """Return fingerprint -> StoredGame for every game in the warehouse."""
-        files = self.table_files("games")
-        if not files:
-            return {}
-        try:
-            table = pq.read_table(files, columns=["fingerprint", "game_id", "source_file"], partitioning=None)
-        except (OSError, pa.ArrowInvalid) as exc:
-            raise WarehouseError(f"cannot read the games table in {self.root}: {exc}") from None
-        return {
-            fp: StoredGame(gid, src)
-            for fp, gid, src in zip(
-                table["fingerprint"].to_pylist(),
-                table["game_id"].to_pylist(),
-                table["source_file"].to_pylist(),
-                strict=True,
-            )
-        }
+        stored: dict[str, StoredGame] = {}
+        columns = ["fingerprint", "game_id", "source_file", "is_complete", "n_rounds", "n_events"]
+        for part in self.table_files("games"):
+            try:
+                rows = pq.read_table(part, columns=columns, partitioning=None).to_pylist()
+            except (OSError, pa.ArrowInvalid) as exc:
+                raise WarehouseError(f"cannot read {part}: {exc}") from None
+            for r in rows:
+                key = completeness_key(r["is_complete"], r["n_rounds"], r["n_events"], r["game_id"])
+                stored[r["fingerprint"]] = StoredGame(r["game_id"], r["source_file"], key, part)
+        return stored
 
-    def write_games(self, games: list[ParsedGame]) -> list[Path]:
-        """Write the games' rows of every fact table, one part per (source, year); return the parts."""
+    def write_games(self, games: list[ParsedGame]) -> dict[str, StoredGame]:
+        """Write the games' rows of every fact table, one part per (source, year).
+
+        Returns fingerprint -> StoredGame of the games written.
+        """
         groups: dict[tuple[str, str], list[ParsedGame]] = {}
         for game in games:
             year = game.tables["games"]["year"][0]
             groups.setdefault((game.source, str(year) if year else "unknown"), []).append(game)
-        written: list[Path] = []
+        written: dict[str, StoredGame] = {}
         for (source, year), members in sorted(groups.items()):
             key = hashlib.blake2b("|".join(sorted(g.fingerprint for g in members)).encode(), digest_size=8)
+            name = f"part-{key.hexdigest()}.parquet"
             for table in TABLES:
                 arrow = to_arrow(table, concat_buffers(members, table))
-                if arrow.num_rows == 0:
-                    continue
-                path = self.root / table / f"source={source}" / f"year={year}" / f"part-{key.hexdigest()}.parquet"
-                write_parquet_atomic(arrow, path)
-                written.append(path)
+                if arrow.num_rows:
+                    write_parquet_atomic(arrow, self.root / table / f"source={source}" / f"year={year}" / name)
+            part = self.root / "games" / f"source={source}" / f"year={year}" / name
+            for g in members:
+                written[g.fingerprint] = StoredGame(g.game_id, g.source_file, g.completeness(), part)
         return written
+
+    def remove_games(self, games: list[StoredGame]) -> None:
+        """Delete stored games (every table's rows), rewriting each part that held them atomically."""
+        by_part: dict[Path, set[str]] = {}
+        for game in games:
+            by_part.setdefault(game.part, set()).add(game.game_id)
+        for part, game_ids in by_part.items():
+            relative = part.relative_to(self.root / "games")
+            for table in TABLES:
+                path = self.root / table / relative
+                if not path.is_file():
+                    continue
+                rows = pq.read_table(path, partitioning=None)
+                kept = rows.filter(pc.invert(pc.is_in(rows["game_id"], pa.array(sorted(game_ids)))))
+                if kept.num_rows:
+                    write_parquet_atomic(kept, path)
+                else:
+                    path.unlink()
 
     # --- manifest -----------------------------------------------------------------------------
     @property
@@ -102,6 +123,12 @@ class Warehouse:
             return pq.read_table(self.manifest_path, schema=arrow_schema("manifest"))
         except (OSError, pa.ArrowInvalid) as exc:
             raise WarehouseError(f"cannot read the manifest {self.manifest_path}: {exc}") from None
+
+    def manifest_rows(self, paths: set[str]) -> list[dict]:
+        """Return the manifest rows of the given paths, as dicts."""
+        manifest = self.read_manifest()
+        keep = pc.is_in(manifest["path"], pa.array(sorted(paths), pa.string()))
+        return manifest.filter(keep).to_pylist()
 
     def upsert_manifest(self, rows: dict[str, list]) -> None:
         """Replace the manifest rows of the given paths with ``rows`` (per-column lists), atomically."""

@@ -73,9 +73,13 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     try:
         return [reader.read(document)]
     except ParseError as exc:
-        exc.game_id = exc.game_id or reader.state.game_id
-        raise ParseError(
-            f"{source_file}: {exc.message}", game_id=exc.game_id, round_idx=exc.round_idx, tag=exc.tag
+        state = reader.state
+        round_idx = exc.round_idx if exc.round_idx is not None else (state.round_idx if state.in_round else None)
+        raise type(exc)(
+            f"{source_file}: {exc.message}",
+            game_id=exc.game_id or state.game_id,
+            round_idx=round_idx,
+            tag=exc.tag or reader.current_tag or None,
         ) from None
     except (ValueError, IndexError, KeyError, TypeError) as exc:
         raise ParseError(

@@ -202,6 +202,7 @@ class GameState:
             ("room", rules.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
             ("has_kuitan", rules.has_kuitan), ("is_fast", rules.is_fast), ("is_vs_humans", rules.is_vs_humans),
             ("is_custom_rule", rules.is_custom_rule), ("n_rounds", self.n_rounds),
+            ("n_events", len(self.tables["events"]["round_idx"])),
             ("log_quirks", sorted(self.quirks)), ("is_server_log", not self.quirks & NON_SERVER_QUIRKS),
             ("is_complete", self.is_complete),
         ):  # fmt: skip

@@ -1,0 +1,87 @@
+"""One stored copy per game: choose among the copies in a batch and the copy already stored.
+
+Copies of a game share a fingerprint. The most complete copy wins (complete game, more rounds,
+more events, a file name carrying the log id); on a tie the copy read first stays (files are read
+in sorted order), so the result does not depend on how the files were split into batches or runs.
+A file read again (its content or paipu's version changed) replaces its own stored copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.sources.base import ParsedGame
+from pipeline.store.warehouse import StoredGame
+
+
+@dataclass
+class Resolution:
+    """What a batch does to the warehouse: games to write, stored copies they replace."""
+
+    chosen: list[ParsedGame] = field(default_factory=list)
+    superseded: list[tuple[StoredGame, ParsedGame]] = field(default_factory=list)
+
+
+class Deduplicator:
+    """Keeps the fingerprint -> stored copy map of the warehouse across the batches of a run."""
+
+    def __init__(self, stored: dict[str, StoredGame]) -> None:
+        self.stored = stored
+        self.ids = {s.game_id: fp for fp, s in stored.items()}
+
+    def resolve(self, results: list) -> Resolution:
+        """Choose the copy to store of every game of a batch; set each file result's status.
+
+        ``results`` are ingest FileResults (path, status, error, games, game_ids, fingerprints).
+        """
+        best: dict[str, tuple[ParsedGame, object]] = {}
+        for result in results:
+            for game in result.games:
+                held = best.get(game.fingerprint)
+                if game.n_rounds and (held is None or game.completeness() > held[0].completeness()):
+                    best[game.fingerprint] = (game, result)
+        resolution = Resolution()
+        for fingerprint, (game, result) in best.items():
+            old = self.stored.get(fingerprint)
+            if old is not None and not (old.source_file == game.source_file or game.completeness() > old.completeness):
+                continue
+            if not self._claim_id(game, result):
+                continue
+            if old is not None:
+                resolution.superseded.append((old, game))
+            resolution.chosen.append(game)
+        self._set_statuses(results, resolution, best)
+        return resolution
+
+    def record_written(self, stored: dict[str, StoredGame]) -> None:
+        """Remember the copies just written (fingerprint -> StoredGame with its part file)."""
+        self.stored.update(stored)
+
+    def _claim_id(self, game: ParsedGame, result) -> bool:  # noqa: ANN001 - an ingest FileResult
+        owner = self.ids.get(game.game_id)
+        if owner is not None and owner != game.fingerprint:
+            result.status = "quarantined"
+            result.error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
+            return False
+        self.ids[game.game_id] = game.fingerprint
+        return True
+
+    def _set_statuses(self, results: list, resolution: Resolution, best: dict) -> None:
+        chosen = {id(g): g for g in resolution.chosen}
+        kept_by_fp = {g.fingerprint: (g.game_id, g.source_file) for g in resolution.chosen}
+        for result in results:
+            for game in result.games:
+                result.game_ids.append(game.game_id)
+                result.fingerprints.append(game.fingerprint)
+                if id(game) in chosen or result.status != "ok":
+                    continue
+                kept = kept_by_fp.get(game.fingerprint)
+                if kept is None and game.fingerprint in self.stored:
+                    kept = (self.stored[game.fingerprint].game_id, self.stored[game.fingerprint].source_file)
+                if kept is None:
+                    result.status = "quarantined"
+                    result.error = f"{result.path}: no complete round (the log ends before the first round's result)"
+                    continue
+                partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
+                result.status, result.error = "duplicate", f"same game as {kept[0]}, stored from {kept[1]}{partial}"
+            result.games = []
