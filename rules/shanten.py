@@ -22,9 +22,7 @@ SUIT_SLICES = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
 def suit_indices(counts: np.ndarray) -> np.ndarray:
     """Return the base-5 table index of each suit of each hand: (N, 4) int64."""
     counts = counts.astype(np.int64)
-    return np.stack(
-        [counts[:, s] @ (_WEIGHTS_9 if i < 3 else _WEIGHTS_7) for i, s in enumerate(SUIT_SLICES)], axis=1
-    )
+    return np.stack([counts[:, s] @ (_WEIGHTS_9 if i < 3 else _WEIGHTS_7) for i, s in enumerate(SUIT_SLICES)], axis=1)
 
 
 def suit_distances(indices: np.ndarray) -> list[np.ndarray]:

@@ -45,10 +45,7 @@ def _total(suit: np.ndarray, others: np.ndarray, melds: np.ndarray, pair: int) -
 
 def _others(suits: list[np.ndarray]) -> list[np.ndarray]:
     """For each suit, the combined distances of the three other suits."""
-    return [
-        combine(combine(suits[b], suits[c]), suits[d])
-        for b, c, d in ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
-    ]
+    return [combine(combine(suits[b], suits[c]), suits[d]) for b, c, d in ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))]
 
 
 def regular_waits(counts: np.ndarray, n_calls: np.ndarray) -> np.ndarray:

@@ -19,9 +19,7 @@ SNAPSHOT = Path(__file__).parent / "snapshots" / "schema.json"
 def current_schema() -> dict:
     return {
         "schema_version": SCHEMA_VERSION,
-        "tables": {
-            table: [[f.name, str(f.type), f.nullable] for f in arrow_schema(table)] for table in ALL_TABLES
-        },
+        "tables": {table: [[f.name, str(f.type), f.nullable] for f in arrow_schema(table)] for table in ALL_TABLES},
     }
 
 

@@ -144,9 +144,7 @@ class GameBuilder:
         if not self.rounds:
             return
         if scores is not None and tuple(scores)[: self.players] != start.scores[: self.players]:
-            raise ScenarioError(
-                f"scores {tuple(scores)} do not follow on from the last round: {start.scores}"
-            )
+            raise ScenarioError(f"scores {tuple(scores)} do not follow on from the last round: {start.scores}")
         if sticks is not None and sticks != start.sticks:
             raise ScenarioError(f"{start.sticks} riichi sticks are on the table, not {sticks}")
 
@@ -159,9 +157,7 @@ class GameBuilder:
         if not last.over:
             return None
         won = last.result_kind == "agari"
-        renchan = (
-            (last.dealer in last.winners) if won else (last.dealer_tenpai or last.result_kind == "abort")
-        )
+        renchan = (last.dealer in last.winners) if won else (last.dealer_tenpai or last.result_kind == "abort")
         honba = last.honba + 1 if renchan or not won else 0
         kyoku = last.kyoku if renchan else self._next_kyoku(last.kyoku)
         if self._game_ends(last, renchan, kyoku):
@@ -217,9 +213,7 @@ class GameBuilder:
     def owari(self) -> str:
         """The ``owari`` value: final scores (hundreds, sticks to first place) and points per seat."""
         last = self.rounds[-1]
-        return ",".join(
-            f"{s},{p:.1f}" for s, p in final_points(last.scores[: self.players], last.sticks, self.players)
-        )
+        return ",".join(f"{s},{p:.1f}" for s, p in final_points(last.scores[: self.players], last.sticks, self.players))
 
     def to_xml(self, owari: bool = True) -> str:
         """The whole ``<mjloggm ver="2.3">`` document; ``owari`` on the last result unless disabled."""

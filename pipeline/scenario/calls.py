@@ -119,9 +119,7 @@ class CallActions(RoundState):
         self.called_tiles.add(tile)
         self._cancel_first_turn()
 
-    def _add_meld(
-        self, kind: str, own: list[int], called: int | None, seat: int, src: int, code: int
-    ) -> Meld:
+    def _add_meld(self, kind: str, own: list[int], called: int | None, seat: int, src: int, code: int) -> Meld:
         for t in own:
             self.hands[seat].remove(t)
         tiles = tuple(sorted(own + ([called] if called is not None else [])))

@@ -142,10 +142,7 @@ def evaluate_win(
     yakuman = [YAKU_ID_TO_TENHOU_ID[y.yaku_id] for y in result.yaku if y.is_yakuman]
     if yakuman:
         return WinValue(fu=result.fu, han=result.han, yakuman=yakuman)
-    yaku = [
-        (YAKU_ID_TO_TENHOU_ID[y.yaku_id], y.han_open if result.is_open_hand else y.han_closed)
-        for y in result.yaku
-    ]
+    yaku = [(YAKU_ID_TO_TENHOU_ID[y.yaku_id], y.han_open if result.is_open_hand else y.han_closed) for y in result.yaku]
     if cond.is_riichi and not any(i == 53 for i, _ in yaku):
         yaku.append((53, 0))
     yaku.sort(key=lambda p: TENHOU_YAKU_ORDER.index(p[0]))

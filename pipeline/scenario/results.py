@@ -74,9 +74,7 @@ class ResultActions(RoundChecks):
         if self.over or self.draws_left != 0 or self.last_action != "discard":
             raise ScenarioError("an exhaustive draw needs an empty wall right after the last discard")
         self._flush()
-        tenpai = [
-            hands_mod.is_tenpai_at_draw(self.hands[s], self.melds[s], self.game.sanma) for s in range(self.n)
-        ]
+        tenpai = [hands_mod.is_tenpai_at_draw(self.hands[s], self.melds[s], self.game.sanma) for s in range(self.n)]
         nagashi = [s for s in range(self.n) if self._is_nagashi(s)]
         deltas = nagashi_deltas(nagashi, self.n, self.dealer) if nagashi else noten_deltas(tenpai, self.n)
         shown = {s: self.hands[s] for s in range(self.n) if tenpai[s]}
@@ -96,9 +94,7 @@ class ResultActions(RoundChecks):
         shown: dict[int, list[int]] = {}
         if kind == "yao9":
             self._expect(self.turn, "discard")
-            self._check(
-                self._yao9_ok(self.turn), "kyuushu kyuuhai needs 9+ terminal/honor kinds at the first draw"
-            )
+            self._check(self._yao9_ok(self.turn), "kyuushu kyuuhai needs 9+ terminal/honor kinds at the first draw")
             shown = {self.turn: self.hands[self.turn]}
         elif kind == "ron3":
             if seats is None or len(seats) != 3 or self.last_discard is None:
@@ -174,9 +170,7 @@ class ResultActions(RoundChecks):
             raise ScenarioError(f"seat {seat}'s win has no yaku (give fu/han/yaku to force it)")
         return value
 
-    def _settle_win(
-        self, seat: int, src: int, closed: list[int], win: int, value: WinValue, pao: int | None
-    ) -> None:
+    def _settle_win(self, seat: int, src: int, closed: list[int], win: int, value: WinValue, pao: int | None) -> None:
         first = not self.winners
         honba, sticks = (self.honba, self.sticks) if first else (0, 0)
         basic = basic_points(value.han, value.fu, len(value.yakuman))
@@ -210,9 +204,7 @@ class ResultActions(RoundChecks):
         self.scores = [a + b for a, b in zip(self.scores, deltas, strict=True)]
         return ",".join(pairs)
 
-    def _draw_result(
-        self, kind: str | None, deltas: list[int], shown: dict[int, list[int]], result: str
-    ) -> None:
+    def _draw_result(self, kind: str | None, deltas: list[int], shown: dict[int, list[int]], result: str) -> None:
         attrs = {"type": kind} if kind else {}
         attrs["ba"] = f"{self.honba},{self.sticks}"
         attrs["sc"] = self._sc(deltas)

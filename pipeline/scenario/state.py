@@ -176,9 +176,7 @@ class RoundState:
             raise ScenarioError("the round is over")
         if not 0 <= seat < self.n:
             raise ScenarioError(f"seat {seat} does not play in a {self.n}-player game")
-        allowed = {"draw": ("draw", "respond"), "discard": ("discard",), "respond": ("respond", "won")}[
-            action
-        ]
+        allowed = {"draw": ("draw", "respond"), "discard": ("discard",), "respond": ("respond", "won")}[action]
         if self.phase not in allowed:
             wanted = {"draw": "a draw", "discard": "a discard or a declaration", "respond": "a call or a ron"}
             raise ScenarioError(f"seat {seat} cannot act now: the round expects {wanted[self.phase_action]}")

@@ -156,9 +156,7 @@ def find_held(hand: Sequence[int], spec: TileLike, pool: TilePool, prefer: int |
     return max(cands)
 
 
-def pick_held(
-    hand: Sequence[int], spec: TilesLike | None, kind: int, count: int, pool: TilePool
-) -> list[int]:
+def pick_held(hand: Sequence[int], spec: TilesLike | None, kind: int, count: int, pool: TilePool) -> list[int]:
     """Pick ``count`` held tiles of ``kind`` (non-red first) or exactly the ones ``spec`` names."""
     if spec is not None:
         specs: list[TileLike] = (

@@ -349,9 +349,7 @@ def test_double_ron_gives_honba_and_sticks_to_the_nearest_winner() -> None:
 
 
 def test_chankan_robs_the_added_kan() -> None:
-    g, r = one_round(
-        {0: "55m147p258s13567z", 1: "34m45699p234789s", 2: NOISE[2], 3: NOISE[3]}, dora_indicator="1z"
-    )
+    g, r = one_round({0: "55m147p258s13567z", 1: "34m45699p234789s", 2: NOISE[2], 3: NOISE[3]}, dora_indicator="1z")
     for seat, tile in ((0, "9m"), (1, "1s"), (2, "8p")):
         r.step(seat, tile)
     r.draw(3, "5m")
@@ -431,9 +429,7 @@ def test_abortive_draws_pay_nothing() -> None:
     r.abort("yao9")
     el = last_result(g.to_xml())
     assert el.get("type") == "yao9" and deltas(el) == [0, 0, 0, 0] and len(ints(el.get("hai0"))) == 14
-    r = g.round(
-        {0: "23m456p789s22z234s", 1: "23p456s789m33z234m", 2: "23s456m789p55z234p", 3: "567m567p567s66z88m"}
-    )
+    r = g.round({0: "23m456p789s22z234s", 1: "23p456s789m33z234m", 2: "23s456m789p55z234p", 3: "567m567p567s66z88m"})
     assert (r.kyoku, r.honba) == (0, 1)
     for seat in range(4):
         r.draw(seat, "1z")
