@@ -1,7 +1,7 @@
 """The ``paipu`` command line: thin typer commands over plain functions.
 
-Exit codes: 0 success; 1 a check found violations; 2 usage error (bad option, missing path);
-3 some input files were quarantined (the rest was written); 4 warehouse or SQL error;
+Exit codes: 0 success; 1 a check or the audit found violations or disagreements; 2 usage error (bad
+option, missing path); 3 some input files were quarantined (the rest was written); 4 warehouse or SQL error;
 70 an internal error (a bug: reported in one line, never as a traceback).
 """
 
@@ -22,9 +22,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pipeline import __version__
-from pipeline.cli_render import render_checks, render_ingest, render_result, render_stats
+from pipeline.audit import run_audit
+from pipeline.cli_render import render_audit, render_checks, render_ingest, render_result, render_stats
 from pipeline.db import connect
-from pipeline.errors import PaipuError
+from pipeline.derive.run import derive
+from pipeline.errors import PaipuError, WarehouseError
 from pipeline.ingest import discover_files, ingest
 from pipeline.statistics import GROUPINGS, round_outcome_stats, run_checks
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
@@ -77,8 +79,9 @@ def ingest_command(
     paths: Annotated[list[Path], typer.Argument(help="Log files or folders (read recursively).")],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     batch_size: Annotated[int, typer.Option(help="Files read per batch (bounds memory).", min=1)] = 2000,
+    run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
 ) -> None:
-    """Read game logs into the warehouse; every file is accounted for in the manifest."""
+    """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
     n_files = len(discover_files(paths))
     games = 0
     start = time.perf_counter()
@@ -100,8 +103,56 @@ def ingest_command(
 
         report = ingest(paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file)
     render_ingest(out, report, time.perf_counter() - start)
+    if run_derive and report.changed_parts:
+        _derive_with_progress(Warehouse(warehouse), sorted(p for p in report.changed_parts if p.is_file()))
     if not report.all_read:
         raise typer.Exit(EXIT_QUARANTINED)
+
+
+def _derive_with_progress(warehouse: Warehouse, parts: list[Path] | None) -> None:
+    start = time.perf_counter()
+    games = 0
+    columns = (TextColumn("[bold]derive"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task(
+            "derive", total=len(parts) if parts is not None else len(warehouse.table_files("games"))
+        )
+
+        def on_part(n_games: int) -> None:
+            nonlocal games
+            games += n_games
+            progress.update(task, advance=1)
+
+        report = derive(warehouse, parts, on_part=on_part)
+    seconds = time.perf_counter() - start
+    rows = ", ".join(f"{table} {n}" for table, n in (report.rows or {}).items())
+    out.print(f"derived: {games} games in {report.parts} parts ({seconds:.1f} s): {rows}")
+
+
+@app.command("derive")
+@_domain_errors
+def derive_command(warehouse: WarehouseOption = DEFAULT_WAREHOUSE) -> None:
+    """Run the rules layer again over the whole warehouse (hand states, waits, draw outcomes)."""
+    if not Warehouse(warehouse).exists():
+        raise WarehouseError(f"no warehouse at {warehouse} (run `paipu ingest` first)")
+    _derive_with_progress(Warehouse(warehouse), None)
+
+
+@app.command("audit")
+@_domain_errors
+def audit_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+) -> None:
+    """Compare every derived value with the server's label; exit 1 on any disagreement."""
+    results = run_audit(connect(Warehouse(warehouse)))
+    if as_json:
+        payload = {"checks": {name: r.to_json() for name, r in results.items()}}
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+    else:
+        render_audit(out, results)
+    if any(r.disagreements for r in results.values()):
+        raise typer.Exit(EXIT_VIOLATIONS)
 
 
 @app.command("sql")

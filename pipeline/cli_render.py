@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.audit import CheckResult
 from pipeline.ingest import IngestReport
 from pipeline.statistics import Stat, Violation
 
@@ -72,3 +73,24 @@ def render_checks(console: Console, results: dict[str, list[Violation]]) -> None
         console.print(f"{name}: {status}{extra}")
         for v in real[:MAX_PROBLEMS_SHOWN]:
             console.print(f"  {v.game_id} round {v.round_idx}: {v.detail}", highlight=False)
+
+
+def render_audit(console: Console, results: dict[str, CheckResult]) -> None:
+    """Print agree/total per audit check, every disagreement, and the other logs apart."""
+    for name, r in results.items():
+        share = f"{r.agree / r.total:.2%}" if r.total else "n/a"
+        colour = "green" if not r.disagreements else "red"
+        console.print(f"{name}: [{colour}]{r.agree}/{r.total}[/{colour}] agree ({share})", highlight=False)
+        for d in r.disagreements[:MAX_PROBLEMS_SHOWN]:
+            console.print(
+                f"  {d['game_id']} round {d['round_idx']} seat {d['seat']}: derived {d['derived']}, "
+                f"logged {d['logged']}",
+                highlight=False,
+            )
+        if len(r.disagreements) > MAX_PROBLEMS_SHOWN:
+            console.print(f"  ... and {len(r.disagreements) - MAX_PROBLEMS_SHOWN} more (paipu audit --json)")
+        if r.other_total:
+            console.print(
+                f"  other logs (custom rules, not server-written): {r.other_agree}/{r.other_total} agree",
+                highlight=False,
+            )

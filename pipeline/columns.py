@@ -1,7 +1,9 @@
 """Column values as parsers hand them over: Python lists, or numpy arrays built in bulk.
 
-A numpy column of integers uses -1 for null (every paipu integer that can be null is otherwise
-non-negative: seats, tiles, indexes); a numpy column for a boolean field holds 1, 0 or -1 (null).
+In a nullable column, a numpy array of integers uses -1 for null (every paipu integer that can be
+null is otherwise non-negative: seats, tiles, indexes); a numpy column for a boolean field holds 1,
+0 or -1 (null); a non-nullable column keeps its values as they are (shanten -1 is a value);
+a 2-D numpy array is a fixed-size list column (one row per row).
 A ``Coded`` column holds small integer codes into a tuple of strings. Per-game pieces are
 concatenated per batch and turned into Arrow once, which is far cheaper than per game.
 """
@@ -45,14 +47,18 @@ def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
     raise ValueError(f"cannot concatenate column pieces of kinds {sorted(k.__name__ for k in kinds)}")
 
 
-def to_arrow_array(values: ColumnValues, type_: pa.DataType) -> pa.Array:
-    """Convert column values to an Arrow array of ``type_`` (numpy -1 -> null, codes -> strings)."""
+def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = True) -> pa.Array:
+    """Convert column values to an Arrow array of ``type_`` (codes -> strings; in a nullable
+    column, numpy -1 -> null: a non-nullable column keeps negative values such as shanten -1)."""
     if isinstance(values, Coded):
         dictionary = pa.array(values.categories, pa.string())
         return pa.DictionaryArray.from_arrays(pa.array(values.codes, pa.int8()), dictionary).cast(type_)
+    if isinstance(values, np.ndarray) and values.ndim == 2:
+        flat = pa.array(values.ravel(), type_.value_type)
+        return pa.FixedSizeListArray.from_arrays(flat, values.shape[1])
     if isinstance(values, np.ndarray) and values.dtype != object:
         null = values < 0
-        mask = null if null.any() else None
+        mask = null if nullable and null.any() else None
         if pa.types.is_boolean(type_):
             return pa.array(values > 0, type_, mask=mask)
         return pa.array(values, type_, mask=mask)

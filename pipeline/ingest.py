@@ -84,6 +84,8 @@ class IngestReport:
     games: int = 0
     rounds: int = 0
     problems: list[tuple[str, str, str]] = field(default_factory=list)
+    changed_parts: set[Path] = field(default_factory=set)
+    """Games parts written or rewritten: their derived tables must be derived again."""
 
     @property
     def all_read(self) -> bool:
@@ -143,8 +145,10 @@ def ingest(
             if on_file:
                 on_file(len(result.games) if result else 0)
         resolution = dedup.resolve(results)
-        warehouse.remove_games([old for old, _ in resolution.superseded])
-        dedup.record_written(warehouse.write_games(resolution.chosen))
+        report.changed_parts |= warehouse.remove_games([old for old, _ in resolution.superseded])
+        written = warehouse.write_games(resolution.chosen)
+        report.changed_parts |= {stored.part for stored in written.values()}
+        dedup.record_written(written)
         rows = _manifest_rows(results)
         _add_superseded_rows(rows, warehouse, resolution, {r.path for r in results})
         warehouse.upsert_manifest(rows)

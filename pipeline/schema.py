@@ -186,6 +186,45 @@ MANIFEST = [
     _c("ingested_at", pa.timestamp("ms"), "When the file was read (UTC)"),
 ]
 
+HAND_STATES = [
+    *_ROUND_KEY,
+    _c("seat", I8, "Seat whose hand it is"),
+    _c("event_idx", I32, "The event after which the hand is this; null: as dealt", True),
+    _c("counts", pa.list_(I8, 34), "Closed tiles per 34-kind (0-4)"),
+    _c("red_fives", pa.list_(I8, 3), "Red 5m, 5p, 5s among the closed tiles"),
+    _c("n_closed", I8, "Closed tiles held"),
+    _c("n_calls", I8, "Melds called (chi, pon, kans); each replaces one of the four melds"),
+    _c("shanten", I8, "Tiles away from tenpai (0 tenpai, -1 complete): regular, seven pairs, thirteen orphans"),
+    _c("waits_mask", I64, "Winning 34-kinds as bits (bit k = kind k), a fifth copy included; null mid-turn", True),
+    _c("n_waits", I8, "Winning kinds; null mid-turn", True),
+    _c("is_tenpai", BOOL, "Formal tenpai: some tile completes the hand (no yaku needed); null mid-turn", True),
+    _c("live_waits_public", I16, "Winning tiles not visible to the player (not in its hand, ponds, calls, dora "
+       "indicators); null unless tenpai", True),
+    _c("live_waits_actual", I16, "Winning tiles really left in the wall (also not in any other hand); null unless "
+       "tenpai", True),
+    _c("is_karaten", BOOL, "Tenpai with every winning tile visible to the player (live_waits_public = 0)", True),
+    _c("is_pure_karaten", BOOL, "Every copy of every wait is in the player's own closed hand: Tenhou's noten",
+       True),
+]  # fmt: skip
+
+DRAW_OUTCOMES = [
+    *_ROUND_KEY,
+    _c("seat", I8, "Seat"),
+    _c("kind", STR, "exhaustive or nagashi_mangan"),
+    _c("is_tenpai", BOOL, "Tenpai at the draw by Tenhou's rule: formal tenpai, not pure karaten"),
+    _c("is_tenpai_shown", BOOL, "The log shows this seat's hand (Tenhou shows the tenpai hands)"),
+    _c("is_formal_tenpai", BOOL, "Some tile completes the hand (a fifth copy included)"),
+    _c("is_karaten", BOOL, "Tenpai with every winning tile visible to the player"),
+    _c("is_pure_karaten", BOOL, "Every copy of every wait in the player's own closed hand"),
+    _c("waits_mask", I64, "Winning 34-kinds as bits at the draw"),
+    _c("live_waits_public", I16, "Winning tiles not visible to the player at the draw; null unless tenpai", True),
+    _c("live_waits_actual", I16, "Winning tiles left in the wall at the draw; null unless tenpai", True),
+    _c("shown_matches_hand", BOOL, "The shown hand equals the tracked closed hand; null when not shown", True),
+]  # fmt: skip
+
+DERIVED_TABLES: dict[str, list[Column]] = {"hand_states": HAND_STATES, "draw_outcomes": DRAW_OUTCOMES}
+"""Tables written by the rules layer (``paipu derive``), one part per games part."""
+
 TABLES: dict[str, list[Column]] = {
     "games": GAMES,
     "players": PLAYERS,
@@ -196,7 +235,7 @@ TABLES: dict[str, list[Column]] = {
 }
 """The fact tables written by the parsers, by name."""
 
-ALL_TABLES: dict[str, list[Column]] = {**TABLES, "manifest": MANIFEST}
+ALL_TABLES: dict[str, list[Column]] = {**TABLES, **DERIVED_TABLES, "manifest": MANIFEST}
 """Every table of the warehouse, the manifest included."""
 
 
@@ -228,7 +267,7 @@ def to_arrow(table: str, buffers: dict[str, ColumnValues]) -> pa.Table:
     if len(lengths) > 1:
         raise SchemaError(f"table {table}: columns of different lengths {sorted(lengths)}")
     try:
-        arrays = [to_arrow_array(buffers[f.name], f.type) for f in schema]
+        arrays = [to_arrow_array(buffers[f.name], f.type, f.nullable) for f in schema]
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
         raise SchemaError(f"table {table}: {exc}") from exc
     null_in_required = [f.name for f, a in zip(schema, arrays, strict=True) if not f.nullable and a.null_count]

@@ -104,8 +104,9 @@ def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0) -> np.ndarray:
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
     masks = np.zeros(len(counts), dtype=np.int64)
-    # only hands one tile from tenpai can wait (a fifth copy makes a 1-shanten hand formally tenpai)
-    near = np.flatnonzero(regular_distance(suit_indices(counts), calls) <= 2)
+    # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
+    distance = regular_distance(suit_indices(counts), calls)
+    near = np.flatnonzero((distance <= 1) | ((distance == 2) & (counts == 4).any(axis=1)))
     masks[near] = regular_waits(counts[near], calls[near])
     closed = calls == 0
     masks |= np.where(closed, chiitoitsu_waits(counts) | kokushi_waits(counts), 0)

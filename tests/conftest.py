@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.db import connect
+from pipeline.derive.run import derive
 from pipeline.ingest import IngestReport, ingest
 from pipeline.store.warehouse import Warehouse
 
@@ -38,9 +39,10 @@ def shared_logs() -> Path:
 
 @pytest.fixture(scope="session")
 def tenhou_warehouse(shared_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, IngestReport]:
-    """A warehouse holding every file of ../shared/logs/tenhou-xml, ingested once for the session."""
+    """A warehouse holding every file of ../shared/logs/tenhou-xml, ingested and derived once."""
     warehouse = Warehouse(tmp_path_factory.mktemp("tenhou") / "warehouse")
     report = ingest([shared_logs / "tenhou-xml"], warehouse)
+    derive(warehouse)
     return warehouse, report
 
 

@@ -91,8 +91,11 @@ class Warehouse:
                 written[g.fingerprint] = StoredGame(g.game_id, g.source_file, g.completeness(), part)
         return written
 
-    def remove_games(self, games: list[StoredGame]) -> None:
-        """Delete stored games (every table's rows), rewriting each part that held them atomically."""
+    def remove_games(self, games: list[StoredGame]) -> set[Path]:
+        """Delete stored games (every table's rows), rewriting each part that held them atomically.
+
+        Returns the games parts that changed (a part left empty is deleted).
+        """
         by_part: dict[Path, set[str]] = {}
         for game in games:
             by_part.setdefault(game.part, set()).add(game.game_id)
@@ -108,6 +111,7 @@ class Warehouse:
                     write_parquet_atomic(kept, path)
                 else:
                     path.unlink()
+        return set(by_part)
 
     # --- manifest -----------------------------------------------------------------------------
     @property

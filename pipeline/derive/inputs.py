@@ -1,0 +1,96 @@
+"""Read the fact tables the rules layer needs into its plain arrays (rules.hands.EventArrays).
+
+Derivation runs one games part at a time: every fact table's part of the same name holds the
+same games, so the part files are read directly and queried with DuckDB as Arrow tables.
+Rounds are numbered 0.. in (game_id, round_idx) order: ``round_id``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from pipeline.schema import TABLES, arrow_schema
+from rules.hands import CODE, EventArrays
+
+_ROUNDS_SQL = """
+select r.game_id, r.round_idx, r.round_wind, r.kyoku, r.dealer, r.dora_indicator, r.honba, r.riichi_sticks,
+       r.scores_pre, r.scores_post, r.hands_start, r.end_kind, r.n_winners, r.is_last, g.n_players,
+       g.has_red_fives, g.is_custom_rule, g.is_server_log, g.is_complete, g.is_hanchan, g.n_rounds,
+       d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas
+from rounds r
+join games g using (game_id)
+left join draws d using (game_id, round_idx)
+order by r.game_id, r.round_idx
+"""
+
+_EVENTS_SQL = """
+select game_id, round_idx, event_idx, seat, action, tile, meld_tiles
+from events
+order by game_id, round_idx, event_idx
+"""
+
+
+@dataclass
+class RoundInputs:
+    """The rounds (Arrow, in round_id order, with their game's rules and draw) and their events."""
+
+    rounds: pa.Table
+    events: pa.Table
+    arrays: EventArrays
+
+
+def part_connection(root: Path, relative: Path) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection whose views games, rounds, events, wins, draws read one part of each."""
+    con = duckdb.connect()
+    for table in TABLES:
+        path = root / table / relative
+        arrow = pq.read_table(path, partitioning=None) if path.is_file() else arrow_schema(table).empty_table()
+        con.register(table, arrow)
+    return con
+
+
+def _hands_start(rounds: pa.Table) -> np.ndarray:
+    """(n_rounds, 4, 13) 136-ids of the starting hands, -1 where a seat has none."""
+    out = np.full((rounds.num_rows, 4, 13), -1, dtype=np.int64)
+    per_seat = pc.list_flatten(rounds["hands_start"])
+    seat_lengths = pc.list_value_length(per_seat).to_numpy()
+    tiles = pc.list_flatten(per_seat).to_numpy()
+    seat_index = np.repeat(np.arange(len(seat_lengths)), seat_lengths)
+    slot = np.arange(len(tiles)) - np.repeat(np.cumsum(seat_lengths) - seat_lengths, seat_lengths)
+    out.reshape(-1, 13)[seat_index, slot] = tiles
+    return out
+
+
+def _round_ids(rounds: pa.Table, events: pa.Table) -> np.ndarray:
+    """Position of each event's round in ``rounds``."""
+    key = pc.binary_join_element_wise(rounds["game_id"], pc.cast(rounds["round_idx"], pa.string()), "\x1f")
+    event_key = pc.binary_join_element_wise(events["game_id"], pc.cast(events["round_idx"], pa.string()), "\x1f")
+    return pc.index_in(event_key, value_set=key).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
+    """Read rounds and events through a connection with games, rounds, events and draws views."""
+    rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
+    events = con.sql(_EVENTS_SQL).to_arrow_table()
+    melds = events["meld_tiles"].combine_chunks()
+    lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
+    codes = pc.index_in(events["action"], value_set=pa.array(list(CODE))).to_numpy(zero_copy_only=False)
+    arrays = EventArrays(
+        round_id=_round_ids(rounds, events),
+        event_idx=events["event_idx"].to_numpy().astype(np.int64),
+        seat=events["seat"].fill_null(-1).to_numpy().astype(np.int64),
+        action=codes.astype(np.int64),
+        tile=events["tile"].fill_null(-1).to_numpy().astype(np.int64),
+        meld_offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+        meld_values=pc.list_flatten(melds).to_numpy(zero_copy_only=False).astype(np.int64),
+        hands_start=_hands_start(rounds),
+        has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
+    )
+    return RoundInputs(rounds, events, arrays)

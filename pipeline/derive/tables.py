@@ -1,0 +1,105 @@
+"""The derived tables of one part: the rules layer's results as table columns.
+
+Derivations, in order (each adds the columns its docstring lists):
+1. rules.hands.hand_states        every seat's closed tiles after every change
+2. rules.visibility.visibility   what the table sees and all hands hold, per event
+3. rules.analysis.analyse_states shanten, waits, tenpai, live waits, karaten
+4. draw outcomes (here)          tenpai by Tenhou's rule at every exhaustive draw, per seat
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.columns import ColumnValues
+from pipeline.derive.inputs import RoundInputs
+from rules.analysis import analyse_states
+from rules.hands import HandStates, hand_states
+from rules.visibility import visibility
+
+DRAW_KINDS_WITH_HANDS = ("exhaustive", "nagashi_mangan")
+"""Draws at which every seat's tenpai decides payments."""
+
+
+def _last_states(states: HandStates, n_rounds: int) -> np.ndarray:
+    """(n_rounds, 4): index of each seat's last state in each round, -1 for a seat without a hand."""
+    group_change = (states.round_id[1:] != states.round_id[:-1]) | (states.seat[1:] != states.seat[:-1])
+    ends = np.flatnonzero(np.r_[group_change, True])
+    last = np.full((n_rounds, 4), -1, dtype=np.int64)
+    last[states.round_id[ends], states.seat[ends]] = ends
+    return last
+
+
+def _per_seat_flags(column: pa.ChunkedArray, n: int) -> np.ndarray:
+    """(n, 4) bool of a list<bool> column with one value per seat (null rows: all false)."""
+    filled = pc.fill_null(column, pa.scalar([False] * 4, column.type))
+    return pc.list_flatten(filled).fill_null(False).to_numpy(zero_copy_only=False).astype(bool).reshape(n, 4)
+
+
+def hand_state_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict:
+    """Columns of the hand_states table."""
+    game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
+    round_idx = inputs.rounds["round_idx"].to_numpy()
+    return {
+        "game_id": game_ids[states.round_id],
+        "round_idx": round_idx[states.round_id],
+        "seat": states.seat,
+        "event_idx": states.event_idx,
+        "counts": states.counts,
+        "red_fives": states.red,
+        "n_closed": states.n_closed,
+        "n_calls": states.n_calls,
+        **analysis,
+    }
+
+
+def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict:
+    """Columns of the draw_outcomes table: one row per seat with a hand at each exhaustive draw."""
+    rounds = inputs.rounds
+    kind = rounds["draw_kind"].to_numpy(zero_copy_only=False)
+    last = _last_states(states, rounds.num_rows)
+    drawn = np.isin(kind, DRAW_KINDS_WITH_HANDS)[:, None] & (last >= 0)
+    round_ids, seats = np.nonzero(drawn)
+    rows = last[round_ids, seats]
+    shown = _per_seat_flags(rounds["is_shown"], rounds.num_rows)[round_ids, seats]
+    formal = analysis["is_tenpai"][rows] == 1
+    pure = analysis["is_pure_karaten"][rows] == 1
+    return {
+        "game_id": rounds["game_id"].to_numpy(zero_copy_only=False)[round_ids],
+        "round_idx": rounds["round_idx"].to_numpy()[round_ids],
+        "seat": seats,
+        "kind": kind[round_ids],
+        "is_tenpai": formal & ~pure,
+        "is_tenpai_shown": shown,
+        "is_formal_tenpai": formal,
+        "is_karaten": analysis["is_karaten"][rows] == 1,
+        "is_pure_karaten": pure,
+        "waits_mask": np.maximum(analysis["waits_mask"][rows], 0),
+        "live_waits_public": analysis["live_waits_public"][rows],
+        "live_waits_actual": analysis["live_waits_actual"][rows],
+        "shown_matches_hand": _shown_matches(rounds, round_ids, seats, states.counts[rows]),
+    }
+
+
+def _shown_matches(rounds, round_ids: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:  # noqa: ANN001
+    """1 where the shown hand equals the tracked closed tiles, 0 where not, -1 where not shown."""
+    out = np.full(len(round_ids), -1, dtype=np.int8)
+    shown_hands = rounds["hands_shown"]
+    for i, (r, s) in enumerate(zip(round_ids.tolist(), seats.tolist(), strict=True)):
+        hand = shown_hands[r].as_py()[s]
+        if hand:
+            out[i] = int(np.array_equal(np.bincount(np.asarray(hand) // 4, minlength=34), counts[i]))
+    return out
+
+
+def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
+    """Run the derivations over one part's rounds; return derived table name -> columns."""
+    states = hand_states(inputs.arrays)
+    vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
+    analysis = analyse_states(states, vis)
+    return {
+        "hand_states": hand_state_columns(inputs, states, analysis),
+        "draw_outcomes": draw_outcome_columns(inputs, states, analysis),
+    }

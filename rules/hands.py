@@ -1,0 +1,158 @@
+"""Hand states: every seat's closed tiles after every event that changes them, built in bulk.
+
+Each hand-changing event becomes a row of tile deltas (+1 drawn, -1 discarded, the tiles a call
+takes out of the hand, ...); the states are the cumulative sum of those rows within each
+(round, seat). The sum is made in one ``np.cumsum`` over all rounds: the first row of each group
+also cancels the previous group's total, so the running value is always a real hand (0-4 per kind)
+and fits in int8.
+
+Inputs are plain arrays (see ``EventArrays``); nothing here reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+ACTIONS = (
+    "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita",
+    "riichi", "riichi_accepted", "dora", "disconnect", "reconnect",
+)  # fmt: skip
+"""Event actions by code, as in the events table."""
+
+CODE = {name: code for code, name in enumerate(ACTIONS)}
+"""Action name -> code."""
+
+CALLS = ("chi", "pon", "daiminkan", "ankan")
+"""Actions that add a meld (a kakan upgrades one; a kita is not a meld)."""
+
+N_COLUMNS = 37
+"""Columns of a state: 34 kinds, then red 5m, 5p, 5s."""
+
+_RED_COLUMN = np.full(136, -1, dtype=np.int64)
+_RED_COLUMN[[16, 52, 88]] = [34, 35, 36]
+
+
+@dataclass
+class EventArrays:
+    """Events of many rounds in order (rounds contiguous, events by event_idx within a round).
+
+    ``round_id`` numbers rounds 0.. in order; ``meld_offsets``/``meld_values`` hold each event's
+    meld tiles as a flattened list (Arrow's layout: event i owns values[offsets[i]:offsets[i+1]]).
+    ``hands_start`` is (n_rounds, 4, 13) 136-ids, -1 where a seat has no hand (sanma).
+    """
+
+    round_id: np.ndarray
+    event_idx: np.ndarray
+    seat: np.ndarray
+    action: np.ndarray
+    tile: np.ndarray
+    meld_offsets: np.ndarray
+    meld_values: np.ndarray
+    hands_start: np.ndarray
+    has_red_fives: np.ndarray
+    """(n_rounds,) bool: red fives are in play in that round's game."""
+
+
+@dataclass
+class HandStates:
+    """One row per (round, seat, hand-changing event); ``event_row`` -1 is the deal."""
+
+    round_id: np.ndarray
+    seat: np.ndarray
+    event_row: np.ndarray
+    event_idx: np.ndarray
+    counts: np.ndarray
+    red: np.ndarray
+    n_calls: np.ndarray
+
+    @property
+    def n_closed(self) -> np.ndarray:
+        """Closed tiles held in each state."""
+        return self.counts.sum(axis=1, dtype=np.int16)
+
+
+def tile_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(event row, 136-id, delta) for every tile entering or leaving a closed hand."""
+    action = events.action
+    rows = np.arange(len(action))
+    single = np.isin(action, [CODE["draw"], CODE["discard"], CODE["kakan"], CODE["kita"]])
+    single_rows = rows[single]
+    single_delta = np.where(action[single_rows] == CODE["draw"], 1, -1)
+    lengths = np.diff(events.meld_offsets)
+    owner = np.repeat(rows, lengths)
+    meld_tile = events.meld_values
+    takes = np.isin(action[owner], [CODE["chi"], CODE["pon"], CODE["daiminkan"], CODE["ankan"]])
+    # the called tile came from another seat's discard: it never was in this hand
+    takes &= (action[owner] == CODE["ankan"]) | (meld_tile != events.tile[owner])
+    row = np.concatenate([single_rows, owner[takes]])
+    tile = np.concatenate([events.tile[single_rows], meld_tile[takes]])
+    delta = np.concatenate([single_delta, np.full(int(takes.sum()), -1)])
+    return row, tile, delta
+
+
+def _state_keys(events: EventArrays, changed_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted states: the deal of every (round, seat) plus each changing event; returns
+    (round_id, seat, event_row) with event_row -1 for the deal."""
+    n_rounds, n_seats = events.hands_start.shape[:2]
+    has_hand = (events.hands_start >= 0).any(axis=2)
+    deal_round, deal_seat = np.nonzero(has_hand)
+    round_id = np.concatenate([deal_round, events.round_id[changed_rows]])
+    seat = np.concatenate([deal_seat, events.seat[changed_rows]])
+    event_row = np.concatenate([np.full(len(deal_round), -1), changed_rows])
+    order = np.lexsort((event_row, seat, round_id))
+    return round_id[order], seat[order], event_row[order]
+
+
+def hand_states(events: EventArrays) -> HandStates:
+    """Return every seat's closed hand after the deal and after each event that changed it."""
+    delta_row, delta_tile, delta = tile_deltas(events)
+    round_id, seat, event_row = _state_keys(events, np.unique(delta_row))
+    group_start = np.flatnonzero(np.r_[True, (round_id[1:] != round_id[:-1]) | (seat[1:] != seat[:-1])])
+    # each delta goes to its state: an event's state by row, a dealt tile to its group's first state
+    state_of_row = np.full(len(events.action), -1, dtype=np.int64)
+    on_event = np.flatnonzero(event_row >= 0)
+    state_of_row[event_row[on_event]] = on_event
+    dealt_round, dealt_seat, slot = np.nonzero(events.hands_start >= 0)
+    group_keys = round_id[group_start] * 4 + seat[group_start]
+    deal_state = group_start[np.searchsorted(group_keys, dealt_round * 4 + dealt_seat)]
+    rows = np.concatenate([deal_state, state_of_row[delta_row]])
+    tiles = np.concatenate([events.hands_start[dealt_round, dealt_seat, slot], delta_tile])
+    deltas = np.concatenate([np.ones(len(deal_state), dtype=np.int8), delta.astype(np.int8)])
+    red_rules = events.has_red_fives[round_id[rows]]
+    matrix = _delta_matrix(rows, tiles, deltas, red_rules, len(round_id))
+    counts = grouped_cumsum(matrix, group_start)
+    calls = _calls_added(events, event_row)[:, None]
+    n_calls = grouped_cumsum(calls, group_start)[:, 0]
+    idx = np.where(event_row >= 0, events.event_idx[np.maximum(event_row, 0)], -1)
+    return HandStates(round_id, seat, event_row, idx, counts[:, :34], counts[:, 34:], n_calls)
+
+
+def _delta_matrix(rows: np.ndarray, tiles: np.ndarray, deltas: np.ndarray, red_rules: np.ndarray, n: int) -> np.ndarray:
+    """(n, 37) int8 of summed deltas per state: kinds, then red fives where the rules have them."""
+    matrix = np.zeros((n, N_COLUMNS), dtype=np.int8)
+    np.add.at(matrix, (rows, tiles // 4), deltas)
+    red_col = _RED_COLUMN[tiles]
+    is_red = (red_col >= 0) & red_rules
+    np.add.at(matrix, (rows[is_red], red_col[is_red]), deltas[is_red])
+    return matrix
+
+
+def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
+    """1 for a state created by a call that adds a meld, else 0."""
+    is_call = np.isin(events.action, [CODE[a] for a in CALLS])
+    return np.where(event_row >= 0, is_call[np.maximum(event_row, 0)], False).astype(np.int8)
+
+
+def grouped_cumsum(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """Cumulative sum of int8 rows restarting at each group start.
+
+    Just before a group starts, the running sum is the previous group's final state (its total),
+    so subtracting that total at the start row restarts the sum; every partial sum is a real
+    state and fits in int8.
+    """
+    totals = np.add.reduceat(matrix.astype(np.int16), group_start, axis=0)
+    adjusted = matrix.copy()
+    adjusted[group_start[1:]] -= totals[:-1].astype(np.int8)
+    return np.cumsum(adjusted, axis=0, dtype=np.int8)

@@ -1,0 +1,76 @@
+"""What is visible on the table after every event, and what all hands hold, per round.
+
+``public`` counts, per 34-kind, the tiles everybody can see: discards (a called discard stays
+visible in the meld), the tiles a call shows from the caller's hand (chi/pon/daiminkan: the two or
+three own tiles; kakan: the added tile; ankan: all four), kita tiles and dora indicators.
+``closed_all`` counts the tiles in all closed hands together. Both are running per round, one row
+per event, plus the state at the round's start (before its first event).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.hands import CODE, EventArrays, grouped_cumsum, tile_deltas
+
+
+@dataclass
+class Visibility:
+    """Running counts per event row (n_events, 34) int8, and at each round's start (n_rounds, 34)."""
+
+    public: np.ndarray
+    closed_all: np.ndarray
+    public_start: np.ndarray
+    closed_all_start: np.ndarray
+
+
+def _public_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray]:
+    """(event row, 136-id) of every tile an event shows to the table."""
+    action = events.action
+    rows = np.arange(len(action))
+    shown_alone = np.isin(action, [CODE["discard"], CODE["kakan"], CODE["kita"], CODE["dora"]])
+    lengths = np.diff(events.meld_offsets)
+    owner = np.repeat(rows, lengths)
+    meld_tile = events.meld_values
+    from_hand = np.isin(action[owner], [CODE["chi"], CODE["pon"], CODE["daiminkan"], CODE["ankan"]])
+    # the called tile is already visible as a discard
+    from_hand &= (action[owner] == CODE["ankan"]) | (meld_tile != events.tile[owner])
+    return (
+        np.concatenate([rows[shown_alone], owner[from_hand]]),
+        np.concatenate([events.tile[shown_alone], meld_tile[from_hand]]),
+    )
+
+
+def _running(
+    rows: np.ndarray, tiles: np.ndarray, deltas: np.ndarray, start: np.ndarray, events: EventArrays
+) -> np.ndarray:
+    """Per-round running counts after each event, starting from ``start`` (n_rounds, 34)."""
+    n = len(events.action)
+    matrix = np.zeros((n, 34), dtype=np.int8)
+    np.add.at(matrix, (rows, tiles // 4), deltas.astype(np.int8))
+    first = np.flatnonzero(np.r_[True, events.round_id[1:] != events.round_id[:-1]]) if n else np.zeros(0, int)
+    matrix[first] += start[events.round_id[first]]
+    return grouped_cumsum(matrix, first) if n else matrix
+
+
+def visibility(events: EventArrays, dora_indicator: np.ndarray) -> Visibility:
+    """Running public and all-hands counts for every event; ``dora_indicator`` (n_rounds,) 136-ids
+    of each round's first indicator."""
+    n_rounds = len(events.hands_start)
+    public_start = np.zeros((n_rounds, 34), dtype=np.int8)
+    public_start[np.arange(n_rounds), dora_indicator // 4] = 1
+    closed_start = np.zeros((n_rounds, 34), dtype=np.int8)
+    dealt_round, dealt_seat, slot = np.nonzero(events.hands_start >= 0)
+    np.add.at(closed_start, (dealt_round, events.hands_start[dealt_round, dealt_seat, slot] // 4), 1)
+    pub_rows, pub_tiles = _public_deltas(events)
+    public = _running(pub_rows, pub_tiles, np.ones(len(pub_rows), dtype=np.int8), public_start, events)
+    hand_rows, hand_tiles, hand_deltas = tile_deltas(events)
+    closed_all = _running(hand_rows, hand_tiles, hand_deltas, closed_start, events)
+    return Visibility(public, closed_all, public_start, closed_start)
+
+
+def at_states(counts: np.ndarray, start: np.ndarray, round_id: np.ndarray, event_row: np.ndarray) -> np.ndarray:
+    """Pick the running counts of each state: after its event, or the round's start for a deal."""
+    return np.where((event_row >= 0)[:, None], counts[np.maximum(event_row, 0)], start[round_id])
