@@ -220,6 +220,8 @@ DRAW_OUTCOMES = [
     _c("live_waits_public", I16, "Winning tiles not visible to the player at the draw; null unless tenpai", True),
     _c("live_waits_actual", I16, "Winning tiles left in the wall at the draw; null unless tenpai", True),
     _c("shown_matches_hand", BOOL, "The shown hand equals the tracked closed hand; null when not shown", True),
+    _c("is_nagashi", BOOL, "Nagashi mangan by the ponds: discarded, only terminals and honors, none called"),
+    _c("is_nagashi_logged", BOOL, "The log pays this seat nagashi mangan (nm draw, score up)"),
 ]  # fmt: skip
 
 DERIVED_TABLES: dict[str, list[Column]] = {"hand_states": HAND_STATES, "draw_outcomes": DRAW_OUTCOMES}

@@ -48,6 +48,7 @@ class EventArrays:
     seat: np.ndarray
     action: np.ndarray
     tile: np.ndarray
+    from_seat: np.ndarray
     meld_offsets: np.ndarray
     meld_values: np.ndarray
     hands_start: np.ndarray

@@ -31,7 +31,7 @@ order by r.game_id, r.round_idx
 """
 
 _EVENTS_SQL = """
-select game_id, round_idx, event_idx, seat, action, tile, meld_tiles
+select game_id, round_idx, event_idx, seat, action, tile, from_seat, meld_tiles
 from events
 order by game_id, round_idx, event_idx
 """
@@ -88,6 +88,7 @@ def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
         seat=events["seat"].fill_null(-1).to_numpy().astype(np.int64),
         action=codes.astype(np.int64),
         tile=events["tile"].fill_null(-1).to_numpy().astype(np.int64),
+        from_seat=events["from_seat"].fill_null(-1).to_numpy().astype(np.int64),
         meld_offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
         meld_values=pc.list_flatten(melds).to_numpy(zero_copy_only=False).astype(np.int64),
         hands_start=_hands_start(rounds),

@@ -17,6 +17,7 @@ from pipeline.columns import ColumnValues
 from pipeline.derive.inputs import RoundInputs
 from rules.analysis import analyse_states
 from rules.hands import HandStates, hand_states
+from rules.nagashi import nagashi_eligible
 from rules.visibility import visibility
 
 DRAW_KINDS_WITH_HANDS = ("exhaustive", "nagashi_mangan")
@@ -80,7 +81,15 @@ def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict
         "live_waits_public": analysis["live_waits_public"][rows],
         "live_waits_actual": analysis["live_waits_actual"][rows],
         "shown_matches_hand": _shown_matches(rounds, round_ids, seats, states.counts[rows]),
+        "is_nagashi": nagashi_eligible(inputs.arrays, rounds.num_rows)[round_ids, seats],
+        "is_nagashi_logged": (kind[round_ids] == "nagashi_mangan") & (_draw_deltas(rounds)[round_ids, seats] > 0),
     }
+
+
+def _draw_deltas(rounds: pa.Table) -> np.ndarray:
+    """(n_rounds, 4) score changes of each round's draw (0 where the round was won)."""
+    filled = pc.fill_null(rounds["draw_deltas"], pa.scalar([0] * 4, rounds["draw_deltas"].type))
+    return pc.list_flatten(filled).fill_null(0).to_numpy(zero_copy_only=False).reshape(rounds.num_rows, 4)
 
 
 def _shown_matches(rounds, round_ids: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:  # noqa: ANN001

@@ -1,0 +1,29 @@
+"""Nagashi mangan eligibility: every discard a terminal or honor, and none of them called.
+
+The seat's own calls do not matter (Tenhou allows nagashi mangan after calling). Eligibility is
+per (round, seat) at the end of the round; it pays only at an exhaustive draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.hands import CODE, EventArrays
+from rules.tiles import TERMINALS_HONORS_34
+
+_IS_ORPHAN = np.zeros(35, dtype=bool)
+_IS_ORPHAN[TERMINALS_HONORS_34] = True
+
+
+def nagashi_eligible(events: EventArrays, n_rounds: int) -> np.ndarray:
+    """Return (n_rounds, 4) bool: the seat discarded, only terminals and honors, none called."""
+    seat, round_id = events.seat, events.round_id
+    is_discard = events.action == CODE["discard"]
+    cell = round_id * 4 + seat
+    size = n_rounds * 4
+    discards = np.bincount(cell[is_discard], minlength=size)
+    orphan_discards = np.bincount(cell[is_discard & _IS_ORPHAN[events.tile // 4]], minlength=size)
+    is_call = np.isin(events.action, [CODE["chi"], CODE["pon"], CODE["daiminkan"]])
+    called_from = np.bincount((round_id * 4 + events.from_seat)[is_call], minlength=size)
+    eligible = (discards > 0) & (orphan_discards == discards) & (called_from == 0)
+    return eligible.reshape(n_rounds, 4)
