@@ -224,7 +224,31 @@ DRAW_OUTCOMES = [
     _c("is_nagashi_logged", BOOL, "The log pays this seat nagashi mangan (nm draw, score up)"),
 ]  # fmt: skip
 
-DERIVED_TABLES: dict[str, list[Column]] = {"hand_states": HAND_STATES, "draw_outcomes": DRAW_OUTCOMES}
+ROUND_TRANSITIONS = [
+    *_ROUND_KEY,
+    _c("outcome", STR, "win, or the draw kind (exhaustive vs nagashi_mangan derived from the ponds)"),
+    _c("draw_payments", pa.list_(I32), "Derived score changes of seats 0-3 at a draw; null when won", True),
+    _c("draw_payments_logged", pa.list_(I32), "The draw's score changes in the log; null when won", True),
+    _c("ends_game", BOOL, "Derived: the game ends after this round"),
+    _c("ends_game_logged", BOOL, "The log's game ends after this round; null after the last round of a cut game", True),
+    *[
+        c
+        for name, meaning in (
+            ("round_wind", "prevailing wind"), ("kyoku", "kyoku"), ("dealer", "dealer seat"),
+            ("honba", "honba"), ("riichi_sticks", "riichi sticks on the table"),
+        )
+        for c in (
+            _c(f"next_{name}", I16, f"Derived {meaning} of the next round; null when the game ends", True),
+            _c(f"next_{name}_logged", I16, f"The next stored round's {meaning}; null when there is none", True),
+        )
+    ],
+]  # fmt: skip
+
+DERIVED_TABLES: dict[str, list[Column]] = {
+    "hand_states": HAND_STATES,
+    "draw_outcomes": DRAW_OUTCOMES,
+    "round_transitions": ROUND_TRANSITIONS,
+}
 """Tables written by the rules layer (``paipu derive``), one part per games part."""
 
 TABLES: dict[str, list[Column]] = {

@@ -47,7 +47,7 @@ TRUNCATED_COPIES = [f"{MJX}/2011020401gm-00a9-0000-f6eff225{suffix}.mjlog" for s
 """A game cut before its end and the complete copy of it (the cut copy sorts first)."""
 
 PART_PATH = re.compile(
-    r"^(?P<table>games|players|rounds|events|wins|draws|hand_states|draw_outcomes)/source=tenhou_xml/year=(?P<year>\d{4}|unknown)/"
+    rf"^(?P<table>{'|'.join([*TABLES, *DERIVED_TABLES])})/source=tenhou_xml/year=(?P<year>\d{{4}}|unknown)/"
     r"part-[0-9a-f]+\.parquet$"
 )
 

@@ -23,10 +23,12 @@ _ROUNDS_SQL = """
 select r.game_id, r.round_idx, r.round_wind, r.kyoku, r.dealer, r.dora_indicator, r.honba, r.riichi_sticks,
        r.scores_pre, r.scores_post, r.hands_start, r.end_kind, r.n_winners, r.is_last, g.n_players,
        g.has_red_fives, g.is_custom_rule, g.is_server_log, g.is_complete, g.is_hanchan, g.n_rounds,
-       d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas
+       g.started_at, g.log_quirks,
+       d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas, w.winner_seats
 from rounds r
 join games g using (game_id)
 left join draws d using (game_id, round_idx)
+left join (select game_id, round_idx, list(seat) as winner_seats from wins group by all) w using (game_id, round_idx)
 order by r.game_id, r.round_idx
 """
 

@@ -5,6 +5,8 @@ Derivations, in order (each adds the columns its docstring lists):
 2. rules.visibility.visibility   what the table sees and all hands hold, per event
 3. rules.analysis.analyse_states shanten, waits, tenpai, live waits, karaten
 4. draw outcomes (here)          tenpai by Tenhou's rule at every exhaustive draw, per seat
+5. rules.nagashi                 nagashi mangan from the ponds and calls
+6. derive.transitions            draw payments (rules.payments), next round (rules.rotation)
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pyarrow.compute as pc
 
 from pipeline.columns import ColumnValues
 from pipeline.derive.inputs import RoundInputs
+from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states
 from rules.hands import HandStates, hand_states
 from rules.nagashi import nagashi_eligible
@@ -57,7 +60,8 @@ def hand_state_columns(inputs: RoundInputs, states: HandStates, analysis: dict[s
 
 
 def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict:
-    """Columns of the draw_outcomes table: one row per seat with a hand at each exhaustive draw."""
+    """Columns of the draw_outcomes table: one row per seat with a hand at each exhaustive draw
+    (plus ``_round_id``, the rounds' row of each, for the derivations that follow)."""
     rounds = inputs.rounds
     kind = rounds["draw_kind"].to_numpy(zero_copy_only=False)
     last = _last_states(states, rounds.num_rows)
@@ -83,6 +87,7 @@ def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict
         "shown_matches_hand": _shown_matches(rounds, round_ids, seats, states.counts[rows]),
         "is_nagashi": nagashi_eligible(inputs.arrays, rounds.num_rows)[round_ids, seats],
         "is_nagashi_logged": (kind[round_ids] == "nagashi_mangan") & (_draw_deltas(rounds)[round_ids, seats] > 0),
+        "_round_id": round_ids,
     }
 
 
@@ -108,7 +113,14 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     states = hand_states(inputs.arrays)
     vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
     analysis = analyse_states(states, vis)
+    outcomes = draw_outcome_columns(inputs, states, analysis)
+    tenpai = np.zeros((inputs.rounds.num_rows, 4), dtype=bool)
+    nagashi = np.zeros_like(tenpai)
+    tenpai[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_tenpai"]
+    nagashi[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_nagashi"]
+    del outcomes["_round_id"]
     return {
         "hand_states": hand_state_columns(inputs, states, analysis),
-        "draw_outcomes": draw_outcome_columns(inputs, states, analysis),
+        "draw_outcomes": outcomes,
+        "round_transitions": transition_columns(inputs, tenpai, nagashi),
     }

@@ -105,6 +105,8 @@ class GameState:
             raise ParseError("INIT before the GO tag (rules unknown)", tag="INIT")
         self._close_round(at_end=False)
         seed = ints_attr(attrs["seed"])
+        if "shuffle" in attrs:
+            self.quirks.add("shuffle_in_init")
         hands = [tiles_attr(attrs.get(f"hai{s}")) for s in range(4)]
         self.round_idx = self.n_rounds
         self.round_starts.append(index)
