@@ -43,12 +43,32 @@ def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+CHUNK = 1 << 15
+"""Rows per numpy pass: small enough for the working arrays to stay in the CPU cache."""
+
+
 def regular_distance(indices: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
     """Fewest tiles to add so the closed tiles hold (4 - n_calls) melds and a pair: (N,) int16."""
-    suits = suit_distances(indices)
-    total = combine(combine(suits[0], suits[1]), combine(suits[2], suits[3]))
-    need = MAX_MELDS - np.asarray(n_calls, dtype=np.int64)
-    return total[np.arange(len(indices)), need, 1]
+    need = MAX_MELDS - np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(indices),))
+    out = np.empty(len(indices), dtype=np.int16)
+    for start in range(0, len(indices), CHUNK):
+        rows = slice(start, start + CHUNK)
+        suits = suit_distances(indices[rows])
+        out[rows] = best_split(combine(suits[0], suits[1]), combine(suits[2], suits[3]), need[rows], 1)
+    return out
+
+
+def best_split(a: np.ndarray, b: np.ndarray, melds: np.ndarray, pair: int) -> np.ndarray:
+    """Min over splits of ``melds`` (per row) and ``pair`` between two (N, 5, 2) distance arrays."""
+    rows = np.arange(len(a))
+    best = np.full(len(a), 10_000, dtype=np.int16)
+    for m_a in range(MAX_MELDS + 1):
+        m_b = melds - m_a
+        ok = (m_b >= 0) & (m_b <= MAX_MELDS)
+        for p_a in range(pair + 1):
+            total = a[:, m_a, p_a] + b[rows, np.clip(m_b, 0, MAX_MELDS), pair - p_a]
+            best = np.where(ok, np.minimum(best, total), best)
+    return best
 
 
 def chiitoitsu_shanten(counts: np.ndarray) -> np.ndarray:

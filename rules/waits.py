@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from rules.shanten import (
+    CHUNK,
     MAX_MELDS,
+    best_split,
     chiitoitsu_shanten,
     combine,
     kokushi_shanten,
@@ -28,19 +30,6 @@ KIND_BITS = np.int64(1) << np.arange(N_KINDS, dtype=np.int64)
 
 _SUIT_OF = np.arange(N_KINDS) // 9
 _WEIGHT_OF = 5 ** (np.arange(N_KINDS) % 9)
-
-
-def _total(suit: np.ndarray, others: np.ndarray, melds: np.ndarray, pair: int) -> np.ndarray:
-    """Distance of the whole hand to ``melds`` melds (per row) and ``pair`` pairs, one suit changed."""
-    rows = np.arange(len(suit))
-    best = np.full(len(suit), 10_000, dtype=np.int16)
-    for m_a in range(MAX_MELDS + 1):
-        m_b = melds - m_a
-        ok = (m_b >= 0) & (m_b <= MAX_MELDS)
-        for p_a in range(pair + 1):
-            total = suit[:, m_a, p_a] + others[rows, np.clip(m_b, 0, MAX_MELDS), pair - p_a]
-            best = np.where(ok, np.minimum(best, total), best)
-    return best
 
 
 def _others(suits: list[np.ndarray]) -> list[np.ndarray]:
@@ -64,14 +53,14 @@ def regular_waits(counts: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
         held = counts[:, kind]
         index = indices[:, suit]
         added = table[np.where(held < 4, index + weight, index)].astype(np.int16)
-        completes = (_total(added, others[suit], need, 1) == 0) & (held < 4)
+        completes = (best_split(added, others[suit], need, 1) == 0) & (held < 4)
         fifth = held == 4
         if fifth.any():
             # a fifth copy: that kind must give a triplet (rest: one meld fewer + a pair) or the pair
             as_triplet = table[np.where(fifth, index - 2 * weight, index)].astype(np.int16)
             as_pair = table[np.where(fifth, index - weight, index)].astype(np.int16)
-            fifth_completes = (_total(as_triplet, others[suit], need - 1, 1) == 0) | (
-                _total(as_pair, others[suit], need, 0) == 0
+            fifth_completes = (best_split(as_triplet, others[suit], need - 1, 1) == 0) | (
+                best_split(as_pair, others[suit], need, 0) == 0
             )
             completes |= fifth & fifth_completes
         masks |= np.where(completes, KIND_BITS[kind], 0)
@@ -107,7 +96,9 @@ def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0) -> np.ndarray:
     # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
     distance = regular_distance(suit_indices(counts), calls)
     near = np.flatnonzero((distance <= 1) | ((distance == 2) & (counts == 4).any(axis=1)))
-    masks[near] = regular_waits(counts[near], calls[near])
+    for start in range(0, len(near), CHUNK):
+        rows = near[start : start + CHUNK]
+        masks[rows] = regular_waits(counts[rows], calls[rows])
     closed = calls == 0
     masks |= np.where(closed, chiitoitsu_waits(counts) | kokushi_waits(counts), 0)
     return masks
