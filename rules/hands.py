@@ -67,6 +67,8 @@ class HandStates:
     counts: np.ndarray
     red: np.ndarray
     n_calls: np.ndarray
+    after_action: np.ndarray
+    """Action code of the event that made the state (-1: the deal)."""
 
     @property
     def n_closed(self) -> np.ndarray:
@@ -127,7 +129,8 @@ def hand_states(events: EventArrays) -> HandStates:
     calls = _calls_added(events, event_row)[:, None]
     n_calls = grouped_cumsum(calls, group_start)[:, 0]
     idx = np.where(event_row >= 0, events.event_idx[np.maximum(event_row, 0)], -1)
-    return HandStates(round_id, seat, event_row, idx, counts[:, :34], counts[:, 34:], n_calls)
+    after = np.where(event_row >= 0, events.action[np.maximum(event_row, 0)], -1)
+    return HandStates(round_id, seat, event_row, idx, counts[:, :34], counts[:, 34:], n_calls, after)
 
 
 def _delta_matrix(rows: np.ndarray, tiles: np.ndarray, deltas: np.ndarray, red_rules: np.ndarray, n: int) -> np.ndarray:

@@ -18,10 +18,10 @@ import pyarrow.compute as pc
 from pipeline.columns import ColumnValues
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.transitions import transition_columns
-from rules.analysis import analyse_states
+from rules.analysis import analyse_states, live_waits
 from rules.hands import HandStates, hand_states
 from rules.nagashi import nagashi_eligible
-from rules.visibility import visibility
+from rules.visibility import Visibility, visibility
 
 DRAW_KINDS_WITH_HANDS = ("exhaustive", "nagashi_mangan")
 """Draws at which every seat's tenpai decides payments."""
@@ -59,7 +59,16 @@ def hand_state_columns(inputs: RoundInputs, states: HandStates, analysis: dict[s
     }
 
 
-def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict:
+def _last_event_rows(round_id: np.ndarray, n_rounds: int) -> np.ndarray:
+    """(n_rounds,) row of each round's last event (events are in round order)."""
+    last = np.full(n_rounds, -1, dtype=np.int64)
+    last[round_id] = np.arange(len(round_id))
+    return last
+
+
+def draw_outcome_columns(
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], vis: Visibility
+) -> dict:
     """Columns of the draw_outcomes table: one row per seat with a hand at each exhaustive draw
     (plus ``_round_id``, the rounds' row of each, for the derivations that follow)."""
     rounds = inputs.rounds
@@ -71,6 +80,12 @@ def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict
     shown = _per_seat_flags(rounds["is_shown"], rounds.num_rows)[round_ids, seats]
     formal = analysis["is_tenpai"][rows] == 1
     pure = analysis["is_pure_karaten"][rows] == 1
+    # live waits as they stand at the draw: after the round's last event, not the seat's own last discard
+    end_row = _last_event_rows(inputs.arrays.round_id, rounds.num_rows)[round_ids]
+    masks = np.maximum(analysis["waits_mask"][rows], 0)
+    live_public, live_actual, _ = live_waits(masks, states.counts[rows], vis.public[end_row], vis.closed_all[end_row])
+    live_public = np.where(formal, live_public, -1)
+    live_actual = np.where(formal, live_actual, -1)
     return {
         "game_id": rounds["game_id"].to_numpy(zero_copy_only=False)[round_ids],
         "round_idx": rounds["round_idx"].to_numpy()[round_ids],
@@ -79,11 +94,11 @@ def draw_outcome_columns(inputs: RoundInputs, states: HandStates, analysis: dict
         "is_tenpai": formal & ~pure,
         "is_tenpai_shown": shown,
         "is_formal_tenpai": formal,
-        "is_karaten": analysis["is_karaten"][rows] == 1,
+        "is_karaten": formal & (live_public == 0),
         "is_pure_karaten": pure,
-        "waits_mask": np.maximum(analysis["waits_mask"][rows], 0),
-        "live_waits_public": analysis["live_waits_public"][rows],
-        "live_waits_actual": analysis["live_waits_actual"][rows],
+        "waits_mask": masks,
+        "live_waits_public": live_public,
+        "live_waits_actual": live_actual,
         "shown_matches_hand": _shown_matches(rounds, round_ids, seats, states.counts[rows]),
         "is_nagashi": nagashi_eligible(inputs.arrays, rounds.num_rows)[round_ids, seats],
         "is_nagashi_logged": (kind[round_ids] == "nagashi_mangan") & (_draw_deltas(rounds)[round_ids, seats] > 0),
@@ -113,7 +128,7 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     states = hand_states(inputs.arrays)
     vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
     analysis = analyse_states(states, vis)
-    outcomes = draw_outcome_columns(inputs, states, analysis)
+    outcomes = draw_outcome_columns(inputs, states, analysis, vis)
     tenpai = np.zeros((inputs.rounds.num_rows, 4), dtype=bool)
     nagashi = np.zeros_like(tenpai)
     tenpai[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_tenpai"]

@@ -85,8 +85,9 @@ def waits(tiles: Sequence[int], sanma: bool = False) -> set[int]:
 
 
 def is_tenpai_at_draw(closed: Sequence[int], melds: Sequence[Meld], sanma: bool = False) -> bool:
-    """Tenhou's tenpai at an exhaustive draw: formal waits, except a wait whose 4 copies the player holds."""
-    own = counts34(list(closed) + [t for m in melds if m.kind != "kita" for t in m.tiles])
+    """Tenhou's tenpai at an exhaustive draw: formal waits, except when every copy of every wait is in the
+    player's closed hand (pure karaten); copies in the player's own kan or other calls do not make it noten."""
+    own = counts34(list(closed))
     return any(own[k] < 4 for k in waits(closed, sanma))
 
 

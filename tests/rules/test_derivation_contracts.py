@@ -315,12 +315,6 @@ def test_waits_are_asked_after_discards_and_deals_and_not_after_draws_or_open_ca
         assert with_waits[made_by][1] == 0, made_by
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/analysis.py asks waits of every state holding 13 - 3 x calls closed tiles, so the state right "
-    "after an ankan, daiminkan, kakan or kita (before its replacement draw: mid-turn) gets waits_mask and "
-    "is_tenpai, where the schema says null mid-turn and the module docstring says 'after a discard, or dealt'",
-)
 def test_states_waiting_for_a_replacement_draw_have_no_waits(tenhou_db) -> None:  # noqa: ANN001
     n_states, with_waits = tenhou_db.sql(
         """

@@ -139,19 +139,13 @@ def test_waits_all_in_the_own_kan_are_tenpai_but_karaten(tmp_path: Path) -> None
         "live_waits_public": 0, "live_waits_actual": 0, "is_karaten": True, "is_pure_karaten": False,
     }  # fmt: skip
     got = outcome(con, 0)
-    del got["is_tenpai_shown"]  # what the builder writes: see the xfail below
+    del got["is_tenpai_shown"]  # what the builder writes: see the next test
     assert got == {
         "is_formal_tenpai": True, "is_tenpai": True, "is_karaten": True, "is_pure_karaten": False,
         "waits_mask": bits(M5), "live_waits_public": 0, "live_waits_actual": 0,
     }  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pipeline/scenario/hands.py is_tenpai_at_draw counts the seat's kan tiles as its own copies, so the "
-    "builder writes noten for a wait held in its own ankan; rules.analysis (and Tenhou, per a reported "
-    "12s44466688p + kan 3s hand scored tenpai) count it tenpai: the audit then disagrees",
-)
 def test_builder_writes_the_own_kan_wait_as_tenpai(tmp_path: Path) -> None:
     game, rnd = own_kan_round()
     assert play_out(rnd, avoid={M5}) == [0]
@@ -180,12 +174,6 @@ def test_waits_all_visible_in_ponds_calls_and_dora_are_tenpai_and_karaten(tmp_pa
     assert tenpai_audit(con) == (4, 4, [])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pipeline/derive/tables.py draw_outcome_columns takes live_waits_*/is_karaten from the seat's last "
-    "hand state, i.e. as seen at its own last discard, not at the draw: a winning tile discarded later (here "
-    "the last discard of the round, by seat 1) is not counted as visible",
-)
 def test_live_waits_at_the_draw_count_the_last_discard(tmp_path: Path) -> None:
     game, rnd = one_round({**NOISE, 0: "12m345p678p345s55z"}, dora_indicator="3m")  # waits on 3m
     rnd.step(0, safe_tile(rnd, {M3}))
