@@ -2,9 +2,8 @@
 
 Each hand-changing event becomes a row of tile deltas (+1 drawn, -1 discarded, the tiles a call
 takes out of the hand, ...); the states are the cumulative sum of those rows within each
-(round, seat). The sum is made in one ``np.cumsum`` over all rounds: the first row of each group
-also cancels the previous group's total, so the running value is always a real hand (0-4 per kind)
-and fits in int8.
+(round, seat). The sum is one ``np.cumsum`` per chunk of whole groups, restarted at each
+group by subtracting what came before it.
 
 Inputs are plain arrays (see ``EventArrays``); nothing here reads files.
 """
@@ -111,7 +110,8 @@ def _state_keys(events: EventArrays, changed_rows: np.ndarray) -> tuple[np.ndarr
 def hand_states(events: EventArrays) -> HandStates:
     """Return every seat's closed hand after the deal and after each event that changed it."""
     delta_row, delta_tile, delta = tile_deltas(events)
-    round_id, seat, event_row = _state_keys(events, np.unique(delta_row))
+    changed = np.flatnonzero(np.bincount(delta_row, minlength=len(events.action)))
+    round_id, seat, event_row = _state_keys(events, changed)
     group_start = np.flatnonzero(np.r_[True, (round_id[1:] != round_id[:-1]) | (seat[1:] != seat[:-1])])
     # each delta goes to its state: an event's state by row, a dealt tile to its group's first state
     state_of_row = np.full(len(events.action), -1, dtype=np.int64)
@@ -149,14 +149,25 @@ def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
     return np.where(event_row >= 0, is_call[np.maximum(event_row, 0)], False).astype(np.int8)
 
 
-def grouped_cumsum(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
-    """Cumulative sum of int8 rows restarting at each group start.
+CHUNK_ROWS = 1 << 16
+"""Rows summed per pass (chunks start at group starts), so the int32 partial sums stay small."""
 
-    Just before a group starts, the running sum is the previous group's final state (its total),
-    so subtracting that total at the start row restarts the sum; every partial sum is a real
-    state and fits in int8.
+
+def grouped_cumsum(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """Cumulative sum of int8 rows restarting at each group start, as int8.
+
+    Works in chunks of whole groups: a chunk's int32 cumulative sum minus, for each group, the
+    sum just before the group began.
     """
-    totals = np.add.reduceat(matrix.astype(np.int16), group_start, axis=0)
-    adjusted = matrix.copy()
-    adjusted[group_start[1:]] -= totals[:-1].astype(np.int8)
-    return np.cumsum(adjusted, axis=0, dtype=np.int8)
+    n = len(matrix)
+    out = np.empty(matrix.shape, dtype=np.int8)
+    bounds = np.unique(np.append(group_start[np.searchsorted(group_start, np.arange(0, n, CHUNK_ROWS))], n))
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        # summing along rows of the transposed chunk is far faster than down the columns
+        sums = np.cumsum(np.ascontiguousarray(matrix[a:b].T), axis=1, dtype=np.int32)
+        starts = group_start[(group_start >= a) & (group_start < b)] - a
+        before = np.zeros((matrix.shape[1], len(starts)), dtype=np.int32)
+        before[:, 1:] = sums[:, starts[1:] - 1]
+        sums -= np.repeat(before, np.diff(np.append(starts, b - a)), axis=1)
+        out[a:b] = sums.T
+    return out

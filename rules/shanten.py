@@ -18,11 +18,15 @@ _WEIGHTS_7 = 5 ** np.arange(7, dtype=np.int64)
 SUIT_SLICES = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
 """34-kinds of man, pin, sou, honors."""
 
+_SUIT_WEIGHTS = np.zeros((34, 4))
+for _suit, _kinds in enumerate(SUIT_SLICES):
+    _SUIT_WEIGHTS[_kinds, _suit] = _WEIGHTS_9 if _suit < 3 else _WEIGHTS_7
+
 
 def suit_indices(counts: np.ndarray) -> np.ndarray:
     """Return the base-5 table index of each suit of each hand: (N, 4) int64."""
-    counts = counts.astype(np.int64)
-    return np.stack([counts[:, s] @ (_WEIGHTS_9 if i < 3 else _WEIGHTS_7) for i, s in enumerate(SUIT_SLICES)], axis=1)
+    # a float matrix product (BLAS) is exact here: indices stay below 5**9 < 2**53
+    return (np.asarray(counts, dtype=np.float64) @ _SUIT_WEIGHTS).astype(np.int64)
 
 
 def suit_distances(indices: np.ndarray) -> list[np.ndarray]:
