@@ -4,7 +4,7 @@ In a nullable column, a numpy array of integers uses -1 for null (every paipu in
 null is otherwise non-negative: seats, tiles, indexes); a numpy column for a boolean field holds 1,
 0 or -1 (null); a non-nullable column keeps its values as they are (shanten -1 is a value);
 a 2-D numpy array is a fixed-size list column (one row per row).
-A ``Coded`` column holds small integer codes into a tuple of strings. Per-game pieces are
+A ``Coded`` column holds small integer codes into a tuple of strings (-1: null). Per-game pieces are
 concatenated per batch and turned into Arrow once, which is far cheaper than per game.
 """
 
@@ -52,7 +52,9 @@ def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = Tr
     column, numpy -1 -> null: a non-nullable column keeps negative values such as shanten -1)."""
     if isinstance(values, Coded):
         dictionary = pa.array(values.categories, pa.string())
-        return pa.DictionaryArray.from_arrays(pa.array(values.codes, pa.int8()), dictionary).cast(type_)
+        null = values.codes < 0
+        codes = pa.array(values.codes, pa.int8(), mask=null if null.any() else None)
+        return pa.DictionaryArray.from_arrays(codes, dictionary).cast(type_)
     if isinstance(values, np.ndarray) and values.ndim == 2:
         flat = pa.array(values.ravel(), type_.value_type)
         return pa.FixedSizeListArray.from_arrays(flat, values.shape[1])

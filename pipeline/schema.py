@@ -244,10 +244,37 @@ ROUND_TRANSITIONS = [
     ],
 ]  # fmt: skip
 
+FURITEN_PASSES = [
+    *_ROUND_KEY,
+    _c("event_idx", I32, "The event that let the winning tile go (a discard, or an added kan: a chankan chance)"),
+    _c("seat", I8, "The tenpai seat that let it go"),
+    _c("tile", I16, "The winning tile (136-id)"),
+    _c("tile34", I8, "Its 34-kind"),
+    _c("from_seat", I8, "Seat that released the tile (the seat itself: it discarded one of its own winning tiles)"),
+    _c("action", STR, "discard or kakan"),
+    _c("was_furiten", BOOL, "The seat was furiten already (any kind)"),
+    _c("in_riichi", BOOL, "The seat had declared riichi"),
+    _c("furiten_kind", STR, "The furiten the pass leaves: own_discard (its own discard), temporary, riichi"),
+    _c("has_yaku", BOOL, "A ron on the tile would have had a yaku (null until scoring exists)", True),
+]  # fmt: skip
+
+WIN_CHECKS = [
+    *_ROUND_KEY,
+    _c("win_idx", I8, "Order of the win within the round"),
+    _c("seat", I8, "Winner"),
+    _c("is_tsumo", BOOL, "Self-drawn win"),
+    _c("waits_mask", I64, "The winner's waits just before the winning tile arrived (34-bit mask)"),
+    _c("is_tile_in_waits", BOOL, "The winning tile is one of those waits"),
+    _c("is_furiten", BOOL, "A ron by a furiten seat (null for a tsumo: furiten may win by tsumo)", True),
+    _c("furiten_kind", STR, "own_discard, temporary or riichi when is_furiten", True),
+]  # fmt: skip
+
 DERIVED_TABLES: dict[str, list[Column]] = {
     "hand_states": HAND_STATES,
     "draw_outcomes": DRAW_OUTCOMES,
     "round_transitions": ROUND_TRANSITIONS,
+    "furiten_passes": FURITEN_PASSES,
+    "win_checks": WIN_CHECKS,
 }
 """Tables written by the rules layer (``paipu derive``), one part per games part."""
 

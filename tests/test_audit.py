@@ -27,7 +27,15 @@ def source_file(db, game_id: str) -> str:
 
 @pytest.mark.parametrize(
     ("check", "minimum_total"),
-    [("tenpai_at_draw", 600), ("hand_at_end", 1300), ("draw_payments", 190), ("nagashi", 600), ("next_round", 1100)],
+    [
+        ("tenpai_at_draw", 600),
+        ("hand_at_end", 1300),
+        ("draw_payments", 190),
+        ("nagashi", 600),
+        ("next_round", 1100),
+        ("no_ron_in_furiten", 550),
+        ("win_tile_in_waits", 950),
+    ],
 )
 def test_every_check_agrees_on_standard_server_logs(audit, tenhou_db, check: str, minimum_total: int) -> None:
     result = audit[check]

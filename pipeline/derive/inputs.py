@@ -24,12 +24,19 @@ select r.game_id, r.round_idx, r.round_wind, r.kyoku, r.dealer, r.dora_indicator
        r.scores_pre, r.scores_post, r.hands_start, r.end_kind, r.n_winners, r.is_last, g.n_players,
        g.has_red_fives, g.is_custom_rule, g.is_server_log, g.is_complete, g.is_hanchan, g.n_rounds,
        g.started_at, g.log_quirks,
-       d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas, w.winner_seats
+       d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas, w.winner_seats, w.ron_seats
 from rounds r
 join games g using (game_id)
 left join draws d using (game_id, round_idx)
-left join (select game_id, round_idx, list(seat) as winner_seats from wins group by all) w using (game_id, round_idx)
+left join (
+    select game_id, round_idx, list(seat) as winner_seats, list(seat) filter (where not is_tsumo) as ron_seats
+    from wins group by all
+) w using (game_id, round_idx)
 order by r.game_id, r.round_idx
+"""
+
+_WINS_SQL = """
+select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile from wins order by game_id, round_idx, win_idx
 """
 
 _EVENTS_SQL = """
@@ -45,6 +52,7 @@ class RoundInputs:
 
     rounds: pa.Table
     events: pa.Table
+    wins: pa.Table
     arrays: EventArrays
 
 
@@ -70,11 +78,11 @@ def _hands_start(rounds: pa.Table) -> np.ndarray:
     return out
 
 
-def _round_ids(rounds: pa.Table, events: pa.Table) -> np.ndarray:
-    """Position of each event's round in ``rounds``."""
+def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
+    """Position in ``rounds`` of the round of each row of another table (game_id, round_idx)."""
     key = pc.binary_join_element_wise(rounds["game_id"], pc.cast(rounds["round_idx"], pa.string()), "\x1f")
-    event_key = pc.binary_join_element_wise(events["game_id"], pc.cast(events["round_idx"], pa.string()), "\x1f")
-    return pc.index_in(event_key, value_set=key).to_numpy(zero_copy_only=False).astype(np.int64)
+    row_key = pc.binary_join_element_wise(rows["game_id"], pc.cast(rows["round_idx"], pa.string()), "\x1f")
+    return pc.index_in(row_key, value_set=key).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
@@ -85,7 +93,7 @@ def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
     codes = pc.index_in(events["action"], value_set=pa.array(list(CODE))).to_numpy(zero_copy_only=False)
     arrays = EventArrays(
-        round_id=_round_ids(rounds, events),
+        round_id=round_positions(rounds, events),
         event_idx=events["event_idx"].to_numpy().astype(np.int64),
         seat=events["seat"].fill_null(-1).to_numpy().astype(np.int64),
         action=codes.astype(np.int64),
@@ -96,4 +104,4 @@ def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
         hands_start=_hands_start(rounds),
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
-    return RoundInputs(rounds, events, arrays)
+    return RoundInputs(rounds, events, con.sql(_WINS_SQL).to_arrow_table(), arrays)

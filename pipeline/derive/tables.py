@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columns import ColumnValues
+from pipeline.derive.furiten import furiten_columns
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
@@ -138,4 +139,5 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
         "hand_states": hand_state_columns(inputs, states, analysis),
         "draw_outcomes": outcomes,
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
+        **furiten_columns(inputs, states, analysis),
     }

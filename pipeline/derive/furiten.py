@@ -1,0 +1,111 @@
+"""The furiten_passes and win_checks tables: furiten and waits around every pass and every win.
+
+win_checks: for each win, the winner's waits just before the winning tile arrived (from the
+winner's last hand state, evaluated even right after a kan), whether the tile is one of them, and
+for a ron whether the winner was furiten (own discard, temporary, riichi).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.columns import Coded
+from pipeline.derive.inputs import RoundInputs, round_positions
+from rules.furiten import classify_passes, current_waits, discarded_so_far, find_passes, furiten_before
+from rules.hands import CODE, HandStates
+from rules.waits import KIND_BITS, waits_mask
+
+FURITEN_KINDS = ("own_discard", "temporary", "riichi")
+"""Furiten kinds, in the order a furiten_kind column codes them."""
+
+
+def _seats_matrix(column: pa.ChunkedArray, n: int) -> np.ndarray:
+    """(n, 4) bool from a list<seat> column (null: none)."""
+    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
+    out = np.zeros((n, 4), dtype=bool)
+    out[np.repeat(np.arange(n), lengths), pc.list_flatten(column).to_numpy(zero_copy_only=False)] = True
+    return out
+
+
+def _win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
+    """Event row at which each win's tile arrived: the round's last draw (tsumo) or last discard/kakan."""
+    ev = inputs.arrays
+    n_rounds = inputs.rounds.num_rows
+    last = {}
+    for name, actions in (("draw", [CODE["draw"]]), ("release", [CODE["discard"], CODE["kakan"]])):
+        rows = np.flatnonzero(np.isin(ev.action, actions))
+        table = np.full(n_rounds, -1, dtype=np.int64)
+        table[ev.round_id[rows]] = rows
+        last[name] = table
+    tsumo = inputs.wins["is_tsumo"].to_numpy(zero_copy_only=False)
+    return np.where(tsumo, last["draw"][round_of_win], last["release"][round_of_win])
+
+
+def _state_before(states: HandStates, rows: np.ndarray, seats: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+    """Index of each seat's last hand state strictly before an event row of the same round."""
+    out = np.full(len(rows), -1, dtype=np.int64)
+    for seat in range(4):
+        mine = np.flatnonzero(states.seat == seat)
+        at = np.flatnonzero(seats == seat)
+        key = np.where(states.event_row[mine] >= 0, 2 * states.event_row[mine], -1)
+        # deals sort before every event of their round: order by (round, key)
+        order = np.lexsort((key, states.round_id[mine]))
+        mine, key = mine[order], key[order]
+        pos = np.searchsorted(states.round_id[mine] * (1 << 40) + key, rounds[at] * (1 << 40) + 2 * rows[at]) - 1
+        out[at] = mine[np.maximum(pos, 0)]
+    return out
+
+
+def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, discarded: np.ndarray,
+                      passes: tuple[np.ndarray, np.ndarray]) -> dict:  # fmt: skip
+    """Columns of win_checks."""
+    wins, rounds = inputs.wins, inputs.rounds
+    round_of_win = round_positions(rounds, wins)
+    seats = wins["seat"].to_numpy().astype(np.int64)
+    rows = _win_rows(inputs, round_of_win)
+    before = _state_before(states, rows, seats, round_of_win)
+    masks = waits_mask(states.counts[before], states.n_calls[before])
+    tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
+    own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, discarded, rows, seats)
+    ron = ~wins["is_tsumo"].to_numpy(zero_copy_only=False)
+    kind = np.where(own, 0, np.where(riichi, 2, np.where(temporary, 1, -1)))
+    return {
+        "game_id": wins["game_id"].to_numpy(zero_copy_only=False),
+        "round_idx": wins["round_idx"].to_numpy(),
+        "win_idx": wins["win_idx"].to_numpy(),
+        "seat": seats,
+        "is_tsumo": ~ron,
+        "waits_mask": masks,
+        "is_tile_in_waits": (masks & KIND_BITS[tile34]) != 0,
+        "is_furiten": np.where(ron, own | temporary | riichi, -1).astype(np.int8),
+        "furiten_kind": Coded(np.where(ron, kind, -1).astype(np.int8), FURITEN_KINDS),
+    }
+
+
+def furiten_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict[str, dict]:
+    """The furiten_passes and win_checks tables of one part."""
+    ev, rounds = inputs.arrays, inputs.rounds
+    waits = current_waits(states, analysis["waits_mask"], ev)
+    discarded = discarded_so_far(ev)
+    passes = find_passes(ev, waits, _seats_matrix(rounds["ron_seats"], rounds.num_rows))
+    classified = classify_passes(ev, passes, waits, discarded)
+    game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
+    rid = ev.round_id[classified.event_row]
+    kind_codes = np.select([classified.kind == k for k in FURITEN_KINDS], range(len(FURITEN_KINDS)), -1)
+    passes_table = {
+        "game_id": game_ids[rid],
+        "round_idx": rounds["round_idx"].to_numpy()[rid],
+        "event_idx": ev.event_idx[classified.event_row],
+        "seat": classified.seat,
+        "tile": classified.tile,
+        "tile34": classified.tile // 4,
+        "from_seat": classified.from_seat,
+        "action": Coded((ev.action[classified.event_row] == CODE["kakan"]).astype(np.int8), ("discard", "kakan")),
+        "was_furiten": classified.was_furiten,
+        "in_riichi": classified.in_riichi,
+        "furiten_kind": Coded(kind_codes.astype(np.int8), FURITEN_KINDS),
+        "has_yaku": np.full(len(rid), -1, dtype=np.int8),
+    }
+    return {"furiten_passes": passes_table, "win_checks": win_check_columns(inputs, states, waits, discarded, passes)}

@@ -1,0 +1,170 @@
+"""Furiten and furiten passes, for every seat through every round, with 34-bit masks.
+
+A seat's waits at an event are those of its last state between turns before the event (dealt, or
+after its discard; rules.analysis). Yaku are not taken into account.
+
+* A **pass**: another seat discards a tile of one of the seat's waits, or adds one to a kan
+  (chankan chance), and the seat does not ron it; or the seat discards the winning tile it just
+  drew (a declined tsumo).
+* **own_discard** furiten: a wait is among the seat's own discards of the round (called ones
+  included); it holds while the waits and discards say so.
+* **temporary** furiten: after a pass by another's tile, until the seat's own next discard (a call
+  does not end it).
+* **riichi** furiten: a pass after the seat declared riichi: for the rest of the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.hands import CODE, EventArrays, HandStates, grouped_cumsum
+from rules.waits import KIND_BITS
+
+
+@dataclass
+class Passes:
+    """One row per pass: event row, seat that let the tile go, the seat that released it, tile,
+    whether the seat was already furiten and in riichi, and the furiten kind it results in."""
+
+    event_row: np.ndarray
+    seat: np.ndarray
+    from_seat: np.ndarray
+    tile: np.ndarray
+    was_furiten: np.ndarray
+    in_riichi: np.ndarray
+    kind: np.ndarray
+
+
+def _state_keys(states: HandStates, events: EventArrays) -> np.ndarray:
+    """Order keys of states on the event axis: 2 x row for events, just before the round for deals."""
+    first_row = np.full(len(events.hands_start), 0, dtype=np.int64)
+    rounds_seen = np.r_[True, events.round_id[1:] != events.round_id[:-1]]
+    first_row[events.round_id[rounds_seen]] = np.flatnonzero(rounds_seen)
+    return np.where(states.event_row >= 0, 2 * states.event_row, 2 * first_row[states.round_id] - 1)
+
+
+def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArrays) -> np.ndarray:
+    """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none)."""
+    keys = _state_keys(states, events)
+    n = len(events.action)
+    out = np.zeros((n, 4), dtype=np.int64)
+    for seat in range(4):
+        mine = np.flatnonzero((states.seat == seat) & (waits_mask >= 0))
+        pos = np.searchsorted(keys[mine], 2 * np.arange(n), side="left") - 1
+        found = mine[np.maximum(pos, 0)]
+        same_round = (pos >= 0) & (states.round_id[found] == events.round_id)
+        out[:, seat] = np.where(same_round, waits_mask[found], 0)
+    return out
+
+
+def discarded_so_far(events: EventArrays) -> np.ndarray:
+    """(n_events, 4) mask of the kinds each seat discarded in the round up to and including each event."""
+    n = len(events.action)
+    starts = np.flatnonzero(np.r_[True, events.round_id[1:] != events.round_id[:-1]]) if n else np.zeros(0, int)
+    out = np.zeros((n, 4), dtype=np.int64)
+    is_discard = events.action == CODE["discard"]
+    kinds = np.maximum(events.tile, 0) // 4
+    for seat in range(4):
+        matrix = np.zeros((n, 34), dtype=np.int8)
+        rows = np.flatnonzero(is_discard & (events.seat == seat))
+        matrix[rows, kinds[rows]] = 1
+        out[:, seat] = (grouped_cumsum(matrix, starts) > 0) @ KIND_BITS if n else 0
+    return out
+
+
+def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int) -> np.ndarray:
+    """(n_events,) last row < each event of ``rows_of_kind`` by ``seat`` in the same round, else -1."""
+    mine = np.flatnonzero(rows_of_kind & (events.seat == seat))
+    pos = np.searchsorted(mine, np.arange(len(events.action)), side="left") - 1
+    found = mine[np.maximum(pos, 0)] if len(mine) else np.zeros(len(events.action), dtype=np.int64)
+    ok = (pos >= 0) & (events.round_id[found] == events.round_id) if len(mine) else np.zeros(len(found), bool)
+    return np.where(ok, found, -1)
+
+
+def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate passes as (event rows, seats): a wait's tile discarded or added to a kan by another
+    seat and not ronned by this seat, or discarded by the seat itself. ``ron_seats`` (n_rounds, 4)
+    marks the seats that won by ron on their round's last discard or added kan."""
+    action, tile = events.action, events.tile
+    released = np.isin(action, [CODE["discard"], CODE["kakan"]])
+    bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
+    hit = (waits & bit[:, None]) != 0
+    hit &= released[:, None]
+    own = (np.arange(4)[None, :] == events.seat[:, None]) & (action == CODE["discard"])[:, None]
+    # letting its own winning tile go: a tsumogiri of a tile that completed the hand (a declined tsumo)
+    tsumogiri = np.zeros(len(action), dtype=bool)
+    for seat in range(4):
+        last_draw = _last_row_before(action == CODE["draw"], events, seat)
+        mine = (events.seat == seat) & (last_draw >= 0)
+        tsumogiri |= mine & (tile[np.maximum(last_draw, 0)] == tile)
+    own &= tsumogiri[:, None]
+    hit &= own | (np.arange(4)[None, :] != events.seat[:, None])
+    last_release = np.zeros(len(action), dtype=bool)
+    rel_rows = np.flatnonzero(released)
+    last_of_round = rel_rows[np.r_[events.round_id[rel_rows][1:] != events.round_id[rel_rows][:-1], True]]
+    last_release[last_of_round] = True
+    # the seats that ronned the round's last released tile did not pass it
+    hit &= ~(last_release[:, None] & ron_seats[events.round_id])
+    rows, seats = np.nonzero(hit)
+    return rows, seats
+
+
+def _last_pass_before(
+    pass_rows: np.ndarray, pass_seats: np.ndarray, rows: np.ndarray, seats: np.ndarray, events: EventArrays
+) -> np.ndarray:
+    """For queries (row, seat): the row of that seat's last pass (by another's tile) before it, else -1."""
+    out = np.full(len(rows), -1, dtype=np.int64)
+    for seat in range(4):
+        mine = np.sort(pass_rows[pass_seats == seat])
+        at = np.flatnonzero(seats == seat)
+        if not len(mine) or not len(at):
+            continue
+        pos = np.searchsorted(mine, rows[at], side="left") - 1
+        found = mine[np.maximum(pos, 0)]
+        ok = (pos >= 0) & (events.round_id[found] == events.round_id[rows[at]])
+        out[at] = np.where(ok, found, -1)
+    return out
+
+
+def furiten_before(
+    events: EventArrays,
+    passes: tuple[np.ndarray, np.ndarray],
+    waits: np.ndarray,
+    discarded: np.ndarray,
+    rows: np.ndarray,
+    seats: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Furiten of seats just before events: (own_discard, temporary, riichi, in_riichi) bool arrays.
+
+    ``passes`` are all (rows, seats) passes; only those by another seat's tile make temporary or
+    riichi furiten. ``waits``/``discarded`` come from current_waits and discarded_so_far.
+    """
+    pass_rows, pass_seats = passes
+    by_other = events.seat[pass_rows] != pass_seats
+    riichi_row = np.full(len(rows), -1, dtype=np.int64)
+    last_discard = np.full(len(rows), -1, dtype=np.int64)
+    for seat in range(4):
+        at = seats == seat
+        riichi_row[at] = _last_row_before(events.action == CODE["riichi"], events, seat)[rows[at]]
+        last_discard[at] = _last_row_before(events.action == CODE["discard"], events, seat)[rows[at]]
+    prev = _last_pass_before(pass_rows[by_other], pass_seats[by_other], rows, seats, events)
+    before = np.maximum(rows - 1, 0)
+    same_round = (rows > 0) & (events.round_id[before] == events.round_id[rows])
+    own = (waits[rows, seats] & np.where(same_round, discarded[before, seats], 0)) != 0
+    in_riichi = riichi_row >= 0
+    temporary = (prev >= 0) & (prev > last_discard)
+    riichi = in_riichi & (prev >= 0) & (prev > riichi_row)
+    return own, temporary, riichi, in_riichi
+
+
+def classify_passes(
+    events: EventArrays, passes: tuple[np.ndarray, np.ndarray], waits: np.ndarray, discarded: np.ndarray
+) -> Passes:
+    """Whether each pass found the seat furiten already, in riichi, and what furiten it leaves."""
+    rows, seats = passes
+    own, temporary, riichi, in_riichi = furiten_before(events, passes, waits, discarded, rows, seats)
+    by_self = events.seat[rows] == seats
+    kind = np.where(by_self, "own_discard", np.where(in_riichi, "riichi", "temporary"))
+    return Passes(rows, seats, events.seat[rows], events.tile[rows], own | temporary | riichi, in_riichi, kind)
