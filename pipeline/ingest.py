@@ -7,8 +7,10 @@ manifest (read by this paipu version) is skipped as unchanged.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -132,18 +134,8 @@ def ingest(
     dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport()
     for batch in _batches(files, batch_size):
-        results = []
-        for path in batch:
-            try:
-                result = _read_unless_unchanged(path, known)
-            except OSError as exc:
-                result = FileResult(str(path), 0, "", None, "quarantined", f"{path}: cannot read ({exc.strerror})")
-            if result is None:
-                report.files["unchanged"] += 1
-            else:
-                results.append(result)
-            if on_file:
-                on_file(len(result.games) if result else 0)
+        with _collector_paused():
+            results = _read_batch(batch, known, report, on_file)
         resolution = dedup.resolve(results)
         report.changed_parts |= warehouse.remove_games([old for old, _ in resolution.superseded])
         written = warehouse.write_games(resolution.chosen)
@@ -153,7 +145,41 @@ def ingest(
         _add_superseded_rows(rows, warehouse, resolution, {r.path for r in results})
         warehouse.upsert_manifest(rows)
         _count(report, results, resolution.chosen)
+        # the batch's parsed games are written: let them go before the next batch is read
+        del results, resolution, written, rows
     return report
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a batch is parsed: parsing makes no cycles,
+    and full collections over the batch's many objects cost a fifth of the time, freeing nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _read_batch(
+    batch: list[Path], known: dict[str, tuple[str, str]], report: IngestReport, on_file: Callable[[int], None] | None
+) -> list[FileResult]:
+    """Read the files of one batch (skipping unchanged ones); every failure becomes a result."""
+    results = []
+    for path in batch:
+        try:
+            result = _read_unless_unchanged(path, known)
+        except OSError as exc:
+            result = FileResult(str(path), 0, "", None, "quarantined", f"{path}: cannot read ({exc.strerror})")
+        if result is None:
+            report.files["unchanged"] += 1
+        else:
+            results.append(result)
+        if on_file:
+            on_file(len(result.games) if result else 0)
+    return results
 
 
 def _add_superseded_rows(rows: dict[str, list], warehouse: Warehouse, resolution: Resolution, read: set[str]) -> None:

@@ -139,6 +139,6 @@ class Warehouse:
         new = to_arrow("manifest", rows)
         old = self.read_manifest()
         if old.num_rows:
-            keep = [p not in set(rows["path"]) for p in old["path"].to_pylist()]
-            new = pa.concat_tables([old.filter(pa.array(keep)), new])
+            replaced = pc.is_in(old["path"], value_set=pa.array(rows["path"], pa.string()))
+            new = pa.concat_tables([old.filter(pc.invert(replaced)), new])
         write_parquet_atomic(new.sort_by("path"), self.manifest_path)
