@@ -77,9 +77,13 @@ def scan_elements(data: bytes) -> Elements:
         text = data[starts[bad] : ends[bad] + 1].decode("utf-8", "replace")
         raise ParseError(f"malformed draw/discard element {text!r}", tag=text.strip("</>"))
     seat_code = letter_seat[tile_at]
+    # an ASCII document (names are percent-encoded) is decoded once; byte offsets are then str offsets
+    text = data.decode("ascii") if data.isascii() else None
     named = [
-        (int(i), *_split_named(data[starts[i] + 1 : ends[i]].decode("utf-8", "replace")))
-        for i in np.flatnonzero(~is_tile)
+        (i, *_split_named(text[a + 1 : b] if text is not None else data[a + 1 : b].decode("utf-8", "replace")))
+        for i, a, b in zip(
+            np.flatnonzero(~is_tile).tolist(), starts[~is_tile].tolist(), ends[~is_tile].tolist(), strict=True
+        )
     ]
     return Elements(
         n_elements=len(starts),

@@ -30,7 +30,7 @@ def tiles_attr(text: str | None) -> list[int]:
     if not text:
         return []
     tiles = list(map(int, text.split(",")))
-    if min(tiles) < 0 or max(tiles) > 135:
+    if not 0 <= min(tiles) <= max(tiles) <= 135:
         raise ParseError(f"tile id out of range in {text!r}")
     return tiles
 
