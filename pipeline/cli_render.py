@@ -54,11 +54,24 @@ def _group_label(group: dict[str, Any] | None) -> str:
     return "all" if group is None else ", ".join(f"{k}={v}" for k, v in group.items())
 
 
+def _format_value(s: Stat) -> str:
+    if s.value is None:
+        return ""
+    if s.name == "rounds_per_game":
+        return f"{s.value:.2f}"
+    if s.name == "furiten_passes_per_round":
+        return f"{100 * s.value:.2f} per 100 rounds"
+    return f"{s.value:.2%}"
+
+
 def render_stats(console: Console, stats: list[Stat]) -> None:
     """Print statistics as a table: group, name, value, numerator/denominator, definition."""
-    table = Table("group", "statistic", "value", "n / of", "definition")
+    table = Table()
+    for name in ("group", "statistic", "value", "n / of"):
+        table.add_column(name, no_wrap=True)
+    table.add_column("definition")
     for s in stats:
-        value = "" if s.value is None else (f"{s.value:.2f}" if s.name == "rounds_per_game" else f"{s.value:.2%}")
+        value = _format_value(s)
         table.add_row(_group_label(s.group), s.name, value, f"{s.numerator} / {s.denominator}", s.definition)
     console.print(table)
 

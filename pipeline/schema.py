@@ -205,6 +205,8 @@ HAND_STATES = [
     _c("is_karaten", BOOL, "Tenpai with every winning tile visible to the player (live_waits_public = 0)", True),
     _c("is_pure_karaten", BOOL, "Every copy of every wait is in the player's own closed hand: Tenhou's noten",
        True),
+    _c("is_own_discard_furiten", BOOL, "A wait is among the seat's own discards of the round so far; null mid-turn",
+       True),
 ]  # fmt: skip
 
 DRAW_OUTCOMES = [

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from pipeline.columns import Coded
 from pipeline.derive.inputs import RoundInputs, round_positions
-from rules.furiten import classify_passes, current_waits, discarded_so_far, find_passes, furiten_before
+from rules.furiten import classify_passes, current_waits, find_passes, furiten_before
 from rules.hands import CODE, HandStates
 from rules.waits import KIND_BITS, waits_mask
 
@@ -84,11 +84,12 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     }
 
 
-def furiten_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict[str, dict]:
-    """The furiten_passes and win_checks tables of one part."""
+def furiten_columns(
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], discarded: np.ndarray
+) -> dict[str, dict]:
+    """The furiten_passes and win_checks tables of one part; ``discarded`` from rules.furiten.discarded_so_far."""
     ev, rounds = inputs.arrays, inputs.rounds
     waits = current_waits(states, analysis["waits_mask"], ev)
-    discarded = discarded_so_far(ev)
     passes = find_passes(ev, waits, _seats_matrix(rounds["ron_seats"], rounds.num_rows))
     classified = classify_passes(ev, passes, waits, discarded)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)

@@ -20,6 +20,7 @@ from pipeline.derive.furiten import furiten_columns
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
+from rules.furiten import discarded_so_far
 from rules.hands import HandStates, hand_states
 from rules.nagashi import nagashi_eligible
 from rules.visibility import Visibility, visibility
@@ -43,7 +44,16 @@ def _per_seat_flags(column: pa.ChunkedArray, n: int) -> np.ndarray:
     return pc.list_flatten(filled).fill_null(False).to_numpy(zero_copy_only=False).astype(bool).reshape(n, 4)
 
 
-def hand_state_columns(inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray]) -> dict:
+def own_discard_furiten(states: HandStates, waits_mask: np.ndarray, discarded: np.ndarray) -> np.ndarray:
+    """Per state between turns: a wait is among the seat's own discards so far (1/0); -1 mid-turn."""
+    row = np.maximum(states.event_row, 0)
+    so_far = np.where(states.event_row >= 0, discarded[row, states.seat], 0)
+    return np.where(waits_mask >= 0, (np.maximum(waits_mask, 0) & so_far) != 0, -1).astype(np.int8)
+
+
+def hand_state_columns(
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], discarded: np.ndarray
+) -> dict:
     """Columns of the hand_states table."""
     game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = inputs.rounds["round_idx"].to_numpy()
@@ -57,6 +67,7 @@ def hand_state_columns(inputs: RoundInputs, states: HandStates, analysis: dict[s
         "n_closed": states.n_closed,
         "n_calls": states.n_calls,
         **analysis,
+        "is_own_discard_furiten": own_discard_furiten(states, analysis["waits_mask"], discarded),
     }
 
 
@@ -130,14 +141,15 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
     analysis = analyse_states(states, vis)
     outcomes = draw_outcome_columns(inputs, states, analysis, vis)
+    discarded = discarded_so_far(inputs.arrays)
     tenpai = np.zeros((inputs.rounds.num_rows, 4), dtype=bool)
     nagashi = np.zeros_like(tenpai)
     tenpai[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_tenpai"]
     nagashi[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_nagashi"]
     del outcomes["_round_id"]
     return {
-        "hand_states": hand_state_columns(inputs, states, analysis),
+        "hand_states": hand_state_columns(inputs, states, analysis, discarded),
         "draw_outcomes": outcomes,
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
-        **furiten_columns(inputs, states, analysis),
+        **furiten_columns(inputs, states, analysis, discarded),
     }
