@@ -17,6 +17,11 @@ log carries, so the result can be checked against that label. Tenhou's rules (DE
 
 A discard "passed" when play went on after it (any later draw, discard, call or riichi acceptance), or when it is
 the round's last play and nobody won or ronned on it.
+
+Settled from sources other than the real logs (which hold no such case): an ankan interrupts the first go-around
+for kyuushu kyuuhai and suufon renda (standard rule text names it), a kita does on Tenhou's sanma (players' notes).
+Which kind wins when one discard meets several conditions (four double riichi on four Easts) is not settled:
+``ABORT_KINDS`` order, as the scenario builder checks them.
 """
 
 from __future__ import annotations
@@ -32,8 +37,7 @@ ABORT_KINDS = ("kyuushu_kyuuhai", "suucha_riichi", "suufon_renda", "suukaikan")
 """Abort kinds derived here, in the order they take precedence when a round meets several conditions."""
 
 INTERRUPTING_ACTIONS = ("chi", "pon", "daiminkan", "ankan", "kakan", "kita")
-"""Actions that interrupt the first go-around (kyuushu kyuuhai, suufon renda). Kita counts as on Tenhou's
-sanma; the real logs here hold no sanma kyuushu to confirm it."""
+"""Actions that interrupt the first go-around (kyuushu kyuuhai, suufon renda), own ankan and kita included."""
 
 KAN_ACTIONS = ("daiminkan", "ankan", "kakan")
 """Actions that form a kan (suukaikan counts them)."""
@@ -83,9 +87,11 @@ class Aborts:
 def derive_aborts(events: EventArrays, n_winners: np.ndarray, last_discard_rons: np.ndarray | None = None) -> Aborts:
     """Derive the abortive draw of every round from its events.
 
-    ``n_winners`` (n_rounds,): wins recorded in the round (a won round never aborts). ``last_discard_rons``
-    (n_rounds,), the sanchahou hook: seats that declared ron on the round's last discard although the log records
-    no win (3 = sanchahou, which then is the kind); None counts none.
+    ``n_winners`` (n_rounds,): wins recorded in the round; they tell a last discard that was ronned from one that
+    passed, and a win on the first draw from a kyuushu declaration. ``last_discard_rons`` (n_rounds,), the
+    sanchahou hook: seats that declared ron on the round's last discard although the log records no win (3 =
+    sanchahou, which is then the kind); None counts none. A condition met in the middle of a round that plays on
+    (logs not written by Tenhou's server) is still reported: the kind is what Tenhou's rules call for.
     """
     n_rounds = events.hands_start.shape[0]
     rons = np.zeros(n_rounds, dtype=np.int64) if last_discard_rons is None else np.asarray(last_discard_rons)
@@ -149,6 +155,8 @@ class _RoundContext:
 
 @dataclass
 class _Kyuushu:
+    """Kyuushu kyuuhai columns: (n_rounds, 4) arrays, and the declaring first draw's row per round (-1: none)."""
+
     first_draw: np.ndarray
     uninterrupted: np.ndarray
     n_orphan_kinds: np.ndarray
