@@ -271,12 +271,38 @@ WIN_CHECKS = [
     _c("furiten_kind", STR, "own_discard, temporary or riichi when is_furiten", True),
 ]  # fmt: skip
 
+ABORT_CHECKS = [
+    *_ROUND_KEY,
+    _c("abort_kind", STR, "Abortive draw derived from the events (kyuushu_kyuuhai, suufon_renda, suucha_riichi, "
+       "suukaikan, sanchahou); null: none", True),
+    _c("abort_kind_logged", STR, "The abortive draw the log labels; null: none", True),
+    _c("abort_event_idx", I32, "The event the derived abort follows; null: none or sanchahou", True),
+    _c("n_riichi_accepted", I8, "Riichi accepted in the round"),
+    _c("n_kans", I8, "Kans formed in the round"),
+    _c("n_kan_seats", I8, "Seats that formed them"),
+    _c("is_four_kans_one_seat", BOOL, "Four kans by one seat (a suukantsu chance): no abort"),
+    _c("n_could_ron_last", I8, "Seats that could ron the round's last discard or added kan (waits, not furiten)"),
+]  # fmt: skip
+
+KYUUSHU = [
+    *_ROUND_KEY,
+    _c("seat", I8, "Seat"),
+    _c("first_draw_event_idx", I32, "The seat's first draw of the round"),
+    _c("is_uninterrupted", BOOL, "No call, kan or kita happened before it"),
+    _c("n_orphan_kinds", I8, "Distinct terminal and honor kinds in the 14 tiles after that draw"),
+    _c("is_eligible", BOOL, "Kyuushu kyuuhai could be declared: uninterrupted and 9+ kinds"),
+    _c("is_declared", BOOL, "Derived: the round stopped on that eligible draw without a win"),
+    _c("is_declared_logged", BOOL, "The log labels the round kyuushu kyuuhai and shows this seat's hand"),
+]  # fmt: skip
+
 DERIVED_TABLES: dict[str, list[Column]] = {
     "hand_states": HAND_STATES,
     "draw_outcomes": DRAW_OUTCOMES,
     "round_transitions": ROUND_TRANSITIONS,
     "furiten_passes": FURITEN_PASSES,
     "win_checks": WIN_CHECKS,
+    "abort_checks": ABORT_CHECKS,
+    "kyuushu": KYUUSHU,
 }
 """Tables written by the rules layer (``paipu derive``), one part per games part."""
 

@@ -35,6 +35,8 @@ def source_file(db, game_id: str) -> str:
         ("next_round", 1100),
         ("no_ron_in_furiten", 550),
         ("win_tile_in_waits", 950),
+        ("abortive_kind", 1150),
+        ("kyuushu_eligible", 13),
     ],
 )
 def test_every_check_agrees_on_standard_server_logs(audit, tenhou_db, check: str, minimum_total: int) -> None:

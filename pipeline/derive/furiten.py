@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columns import Coded
+from pipeline.derive.aborts import abort_columns, could_ron_last
 from pipeline.derive.inputs import RoundInputs, round_positions
 from rules.furiten import classify_passes, current_waits, find_passes, furiten_before
 from rules.hands import CODE, HandStates
@@ -87,7 +88,8 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
 def furiten_columns(
     inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], discarded: np.ndarray
 ) -> dict[str, dict]:
-    """The furiten_passes and win_checks tables of one part; ``discarded`` from rules.furiten.discarded_so_far."""
+    """The furiten_passes, win_checks, abort_checks and kyuushu tables of one part (sanchahou needs the
+    furiten of every seat); ``discarded`` from rules.furiten.discarded_so_far."""
     ev, rounds = inputs.arrays, inputs.rounds
     waits = current_waits(states, analysis["waits_mask"], ev)
     passes = find_passes(ev, waits, _seats_matrix(rounds["ron_seats"], rounds.num_rows))
@@ -109,4 +111,8 @@ def furiten_columns(
         "furiten_kind": Coded(kind_codes.astype(np.int8), FURITEN_KINDS),
         "has_yaku": np.full(len(rid), -1, dtype=np.int8),
     }
-    return {"furiten_passes": passes_table, "win_checks": win_check_columns(inputs, states, waits, discarded, passes)}
+    return {
+        "furiten_passes": passes_table,
+        "win_checks": win_check_columns(inputs, states, waits, discarded, passes),
+        **abort_columns(inputs, could_ron_last(inputs, waits, discarded, passes)),
+    }

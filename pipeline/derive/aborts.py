@@ -1,0 +1,80 @@
+"""The abort_checks and kyuushu tables: abortive draws derived from the events (rules.aborts).
+
+Sanchahou is derived here: three seats other than the discarder could ron the round's last
+released tile (it is among their waits and they are not furiten), which Tenhou aborts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.derive.inputs import RoundInputs
+from rules.aborts import derive_aborts
+from rules.furiten import furiten_before
+from rules.hands import CODE
+from rules.waits import KIND_BITS
+
+
+def could_ron_last(inputs: RoundInputs, waits: np.ndarray, discarded: np.ndarray, passes: tuple) -> np.ndarray:
+    """(n_rounds,) seats that could ron the round's last discard or added kan (waits, not furiten)."""
+    ev = inputs.arrays
+    n_rounds = inputs.rounds.num_rows
+    released = np.flatnonzero(np.isin(ev.action, [CODE["discard"], CODE["kakan"]]))
+    last = np.full(n_rounds, -1, dtype=np.int64)
+    last[ev.round_id[released]] = released
+    rounds = np.flatnonzero(last >= 0)
+    rows = np.repeat(last[rounds], 4)
+    seats = np.tile(np.arange(4), len(rounds))
+    bit = KIND_BITS[ev.tile[rows] // 4]
+    own, temporary, riichi, _ = furiten_before(ev, passes, waits, discarded, rows, seats)
+    can = ((waits[rows, seats] & bit) != 0) & (ev.seat[rows] != seats) & ~(own | temporary | riichi)
+    out = np.zeros(n_rounds, dtype=np.int64)
+    np.add.at(out, np.repeat(rounds, 4), can.astype(np.int64))
+    return out
+
+
+def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]:
+    """Columns of abort_checks (per round) and kyuushu (per seat's first draw)."""
+    rounds = inputs.rounds
+    aborts = derive_aborts(inputs.arrays, rounds["n_winners"].to_numpy().astype(np.int64), could_ron)
+    logged = np.array(rounds["draw_kind"].fill_null("").to_pylist(), dtype=object)
+    abortive_logged = np.where(np.isin(logged, ["", "exhaustive", "nagashi_mangan"]), "", logged)
+    game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
+    round_idx = rounds["round_idx"].to_numpy()
+    shown = _shown(rounds)
+    round_ids, seats = np.nonzero(aborts.first_draw_event_idx >= 0)
+    return {
+        "abort_checks": {
+            "game_id": game_ids,
+            "round_idx": round_idx,
+            "abort_kind": np.where(aborts.kind == "", None, aborts.kind),
+            "abort_kind_logged": np.where(abortive_logged == "", None, abortive_logged),
+            "abort_event_idx": aborts.abort_event_idx,
+            "n_riichi_accepted": aborts.n_riichi_accepted,
+            "n_kans": aborts.n_kans,
+            "n_kan_seats": aborts.n_kan_seats,
+            "is_four_kans_one_seat": aborts.four_kans_one_seat,
+            "n_could_ron_last": could_ron,
+        },
+        "kyuushu": {
+            "game_id": game_ids[round_ids],
+            "round_idx": round_idx[round_ids],
+            "seat": seats,
+            "first_draw_event_idx": aborts.first_draw_event_idx[round_ids, seats],
+            "is_uninterrupted": aborts.first_draw_uninterrupted[round_ids, seats],
+            "n_orphan_kinds": aborts.n_orphan_kinds[round_ids, seats],
+            "is_eligible": aborts.kyuushu_eligible[round_ids, seats],
+            "is_declared": aborts.kyuushu_declared[round_ids, seats],
+            "is_declared_logged": (logged[round_ids] == "kyuushu_kyuuhai") & shown[round_ids, seats],
+        },
+    }
+
+
+def _shown(rounds) -> np.ndarray:  # noqa: ANN001 - the rounds Arrow table
+    """(n_rounds, 4) the seats whose hand the round's draw shows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    filled = pc.fill_null(rounds["is_shown"], pa.scalar([False] * 4, rounds["is_shown"].type))
+    flat = pc.list_flatten(filled).fill_null(False).to_numpy(zero_copy_only=False)
+    return flat.astype(bool).reshape(rounds.num_rows, 4)
