@@ -11,6 +11,7 @@ concatenated per batch and turned into Arrow once, which is far cheaper than per
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import pyarrow as pa
@@ -35,7 +36,7 @@ def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
     """Concatenate one column's pieces (all of one kind, or lists mixed with empty pieces)."""
     kinds = {type(p) for p in parts if len(p)}
     if not kinds or kinds == {list}:
-        return [v for p in parts for v in p]
+        return list(chain.from_iterable(parts))
     if kinds == {np.ndarray}:
         arrays = [p for p in parts if len(p)]
         return np.concatenate(arrays) if len(arrays) > 1 else arrays[0]

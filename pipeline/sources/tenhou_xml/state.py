@@ -215,7 +215,7 @@ class GameState:
         red = self.rules is not None and self.rules.has_red_fives
         starts = np.asarray(self.round_starts, dtype=np.int64)
         columns = event_columns(elements, self.events, starts, self.n_rounds, red)
-        columns["game_id"] = np.full(len(columns["round_idx"]), self.game_id, dtype=object)
+        columns["game_id"] = [self.game_id] * len(columns["round_idx"])
         self.tables["events"] = columns
         self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
 
