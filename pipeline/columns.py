@@ -35,7 +35,9 @@ ColumnValues = list | np.ndarray | Coded
 def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
     """Concatenate one column's pieces (all of one kind, or lists mixed with empty pieces)."""
     kinds = {type(p) for p in parts if len(p)}
-    if not kinds or kinds == {list}:
+    if not kinds:
+        return parts[0] if parts else []
+    if kinds == {list}:
         return list(chain.from_iterable(parts))
     if kinds == {np.ndarray}:
         arrays = [p for p in parts if len(p)]

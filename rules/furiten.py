@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, HandStates, grouped_cumsum
+from rules.hands import CODE, EventArrays, HandStates
 from rules.waits import KIND_BITS
 
 
@@ -59,19 +59,31 @@ def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArray
     return out
 
 
-def discarded_so_far(events: EventArrays) -> np.ndarray:
-    """(n_events, 4) mask of the kinds each seat discarded in the round up to and including each event."""
-    n = len(events.action)
-    starts = np.flatnonzero(np.r_[True, events.round_id[1:] != events.round_id[:-1]]) if n else np.zeros(0, int)
-    out = np.zeros((n, 4), dtype=np.int64)
-    is_discard = events.action == CODE["discard"]
-    kinds = np.maximum(events.tile, 0) // 4
-    for seat in range(4):
-        matrix = np.zeros((n, 34), dtype=np.int8)
-        rows = np.flatnonzero(is_discard & (events.seat == seat))
-        matrix[rows, kinds[rows]] = 1
-        out[:, seat] = (grouped_cumsum(matrix, starts) > 0) @ KIND_BITS if n else 0
-    return out
+NEVER = np.iinfo(np.int64).max
+"""First-discard row of a kind never discarded."""
+
+
+def first_discards(events: EventArrays) -> np.ndarray:
+    """(n_rounds, 4, 34): the event row of each seat's first discard of each kind in the round."""
+    n_rounds = len(events.hands_start)
+    rows = np.flatnonzero(events.action == CODE["discard"])
+    key = (events.round_id[rows] * 4 + events.seat[rows]) * 34 + events.tile[rows] // 4
+    first = np.full(n_rounds * 4 * 34, NEVER, dtype=np.int64)
+    np.minimum.at(first, key, rows)
+    return first.reshape(n_rounds, 4, 34)
+
+
+def discarded_mask(
+    first: np.ndarray, events: EventArrays, rows: np.ndarray, seats: np.ndarray, inclusive: bool
+) -> np.ndarray:
+    """Kinds each seat discarded in the round before (or up to and including) each event row, as masks."""
+    round_id = events.round_id[rows]
+    mask = np.zeros(len(rows), dtype=np.int64)
+    for kind in range(34):
+        at = first[round_id, seats, kind]
+        hit = at <= rows if inclusive else at < rows
+        mask |= np.where(hit, KIND_BITS[kind], 0)
+    return mask
 
 
 def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int) -> np.ndarray:
@@ -132,14 +144,14 @@ def furiten_before(
     events: EventArrays,
     passes: tuple[np.ndarray, np.ndarray],
     waits: np.ndarray,
-    discarded: np.ndarray,
+    first: np.ndarray,
     rows: np.ndarray,
     seats: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Furiten of seats just before events: (own_discard, temporary, riichi, in_riichi) bool arrays.
 
     ``passes`` are all (rows, seats) passes; only those by another seat's tile make temporary or
-    riichi furiten. ``waits``/``discarded`` come from current_waits and discarded_so_far.
+    riichi furiten. ``waits`` come from current_waits, ``first`` from first_discards.
     """
     pass_rows, pass_seats = passes
     by_other = events.seat[pass_rows] != pass_seats
@@ -150,9 +162,7 @@ def furiten_before(
         riichi_row[at] = _last_row_before(events.action == CODE["riichi"], events, seat)[rows[at]]
         last_discard[at] = _last_row_before(events.action == CODE["discard"], events, seat)[rows[at]]
     prev = _last_pass_before(pass_rows[by_other], pass_seats[by_other], rows, seats, events)
-    before = np.maximum(rows - 1, 0)
-    same_round = (rows > 0) & (events.round_id[before] == events.round_id[rows])
-    own = (waits[rows, seats] & np.where(same_round, discarded[before, seats], 0)) != 0
+    own = (waits[rows, seats] & discarded_mask(first, events, rows, seats, inclusive=False)) != 0
     in_riichi = riichi_row >= 0
     temporary = (prev >= 0) & (prev > last_discard)
     riichi = in_riichi & (prev >= 0) & (prev > riichi_row)
@@ -160,11 +170,11 @@ def furiten_before(
 
 
 def classify_passes(
-    events: EventArrays, passes: tuple[np.ndarray, np.ndarray], waits: np.ndarray, discarded: np.ndarray
+    events: EventArrays, passes: tuple[np.ndarray, np.ndarray], waits: np.ndarray, first: np.ndarray
 ) -> Passes:
     """Whether each pass found the seat furiten already, in riichi, and what furiten it leaves."""
     rows, seats = passes
-    own, temporary, riichi, in_riichi = furiten_before(events, passes, waits, discarded, rows, seats)
+    own, temporary, riichi, in_riichi = furiten_before(events, passes, waits, first, rows, seats)
     by_self = events.seat[rows] == seats
     kind = np.where(by_self, "own_discard", np.where(in_riichi, "riichi", "temporary"))
     return Passes(rows, seats, events.seat[rows], events.tile[rows], own | temporary | riichi, in_riichi, kind)

@@ -149,25 +149,25 @@ def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
     return np.where(event_row >= 0, is_call[np.maximum(event_row, 0)], False).astype(np.int8)
 
 
-CHUNK_ROWS = 1 << 16
-"""Rows summed per pass (chunks start at group starts), so the int32 partial sums stay small."""
+CHUNK_ROWS = 4096
+"""Rows summed per pass (chunks start at group starts). Each group's total is a real state (at most
+4 of a kind), so a chunk's running int16 sum stays below 4096 x 4 + 4, well inside int16."""
 
 
 def grouped_cumsum(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
     """Cumulative sum of int8 rows restarting at each group start, as int8.
 
-    Works in chunks of whole groups: a chunk's int32 cumulative sum minus, for each group, the
+    Works in chunks of whole groups: a chunk's int16 cumulative sum minus, for each group, the
     sum just before the group began.
     """
     n = len(matrix)
     out = np.empty(matrix.shape, dtype=np.int8)
     bounds = np.unique(np.append(group_start[np.searchsorted(group_start, np.arange(0, n, CHUNK_ROWS))], n))
     for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-        # summing along rows of the transposed chunk is far faster than down the columns
-        sums = np.cumsum(np.ascontiguousarray(matrix[a:b].T), axis=1, dtype=np.int32)
+        sums = np.cumsum(matrix[a:b], axis=0, dtype=np.int16)
         starts = group_start[(group_start >= a) & (group_start < b)] - a
-        before = np.zeros((matrix.shape[1], len(starts)), dtype=np.int32)
-        before[:, 1:] = sums[:, starts[1:] - 1]
-        sums -= np.repeat(before, np.diff(np.append(starts, b - a)), axis=1)
-        out[a:b] = sums.T
+        before = np.zeros((len(starts), matrix.shape[1]), dtype=np.int16)
+        before[1:] = sums[starts[1:] - 1]
+        sums -= np.repeat(before, np.diff(np.append(starts, b - a)), axis=0)
+        out[a:b] = sums
     return out

@@ -15,7 +15,7 @@ from rules.hands import CODE
 from rules.waits import KIND_BITS
 
 
-def could_ron_last(inputs: RoundInputs, waits: np.ndarray, discarded: np.ndarray, passes: tuple) -> np.ndarray:
+def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, passes: tuple) -> np.ndarray:
     """(n_rounds,) seats that could ron the round's last discard or added kan (waits, not furiten)."""
     ev = inputs.arrays
     n_rounds = inputs.rounds.num_rows
@@ -26,7 +26,7 @@ def could_ron_last(inputs: RoundInputs, waits: np.ndarray, discarded: np.ndarray
     rows = np.repeat(last[rounds], 4)
     seats = np.tile(np.arange(4), len(rounds))
     bit = KIND_BITS[ev.tile[rows] // 4]
-    own, temporary, riichi, _ = furiten_before(ev, passes, waits, discarded, rows, seats)
+    own, temporary, riichi, _ = furiten_before(ev, passes, waits, first, rows, seats)
     can = ((waits[rows, seats] & bit) != 0) & (ev.seat[rows] != seats) & ~(own | temporary | riichi)
     out = np.zeros(n_rounds, dtype=np.int64)
     np.add.at(out, np.repeat(rounds, 4), can.astype(np.int64))

@@ -59,7 +59,7 @@ def _state_before(states: HandStates, rows: np.ndarray, seats: np.ndarray, round
     return out
 
 
-def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, discarded: np.ndarray,
+def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, first: np.ndarray,
                       passes: tuple[np.ndarray, np.ndarray]) -> dict:  # fmt: skip
     """Columns of win_checks."""
     wins, rounds = inputs.wins, inputs.rounds
@@ -69,7 +69,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     before = _state_before(states, rows, seats, round_of_win)
     masks = waits_mask(states.counts[before], states.n_calls[before])
     tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
-    own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, discarded, rows, seats)
+    own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, first, rows, seats)
     ron = ~wins["is_tsumo"].to_numpy(zero_copy_only=False)
     kind = np.where(own, 0, np.where(riichi, 2, np.where(temporary, 1, -1)))
     return {
@@ -86,14 +86,14 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
 
 
 def furiten_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], discarded: np.ndarray
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], first: np.ndarray
 ) -> dict[str, dict]:
     """The furiten_passes, win_checks, abort_checks and kyuushu tables of one part (sanchahou needs the
-    furiten of every seat); ``discarded`` from rules.furiten.discarded_so_far."""
+    furiten of every seat); ``first`` from rules.furiten.first_discards."""
     ev, rounds = inputs.arrays, inputs.rounds
     waits = current_waits(states, analysis["waits_mask"], ev)
     passes = find_passes(ev, waits, _seats_matrix(rounds["ron_seats"], rounds.num_rows))
-    classified = classify_passes(ev, passes, waits, discarded)
+    classified = classify_passes(ev, passes, waits, first)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     rid = ev.round_id[classified.event_row]
     kind_codes = np.select([classified.kind == k for k in FURITEN_KINDS], range(len(FURITEN_KINDS)), -1)
@@ -113,6 +113,6 @@ def furiten_columns(
     }
     return {
         "furiten_passes": passes_table,
-        "win_checks": win_check_columns(inputs, states, waits, discarded, passes),
-        **abort_columns(inputs, could_ron_last(inputs, waits, discarded, passes)),
+        "win_checks": win_check_columns(inputs, states, waits, first, passes),
+        **abort_columns(inputs, could_ron_last(inputs, waits, first, passes)),
     }

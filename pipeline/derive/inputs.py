@@ -32,16 +32,20 @@ left join (
     select game_id, round_idx, list(seat) as winner_seats, list(seat) filter (where not is_tsumo) as ron_seats
     from wins group by all
 ) w using (game_id, round_idx)
+where r.game_id between $first and $last
 order by r.game_id, r.round_idx
 """
 
 _WINS_SQL = """
-select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile from wins order by game_id, round_idx, win_idx
+select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile from wins
+where game_id between $first and $last
+order by game_id, round_idx, win_idx
 """
 
 _EVENTS_SQL = """
 select game_id, round_idx, event_idx, seat, action, tile, from_seat, meld_tiles
 from events
+where game_id between $first and $last
 order by game_id, round_idx, event_idx
 """
 
@@ -85,10 +89,22 @@ def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
     return pc.index_in(row_key, value_set=key).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
-    """Read rounds and events through a connection with games, rounds, events and draws views."""
-    rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
-    events = con.sql(_EVENTS_SQL).to_arrow_table()
+GAMES_PER_CHUNK = 250
+"""Games derived together: bounds the memory of a derivation whatever the part's size."""
+
+
+def game_chunks(con: duckdb.DuckDBPyConnection, size: int = GAMES_PER_CHUNK) -> list[tuple[str, str]]:
+    """(first, last) game ids of consecutive chunks of ``size`` games, in game_id order."""
+    ids = [row[0] for row in con.sql("select game_id from games order by game_id").fetchall()]
+    return [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
+
+
+def read_inputs(con: duckdb.DuckDBPyConnection, first: str = "", last: str = "\uffff") -> RoundInputs:
+    """Read the rounds, events and wins of the games ``first``..``last`` (by id; default all) through
+    a connection with games, rounds, events, wins and draws views."""
+    params = {"first": first, "last": last}
+    rounds = con.sql(_ROUNDS_SQL, params=params).to_arrow_table()
+    events = con.sql(_EVENTS_SQL, params=params).to_arrow_table()
     melds = events["meld_tiles"].combine_chunks()
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
     codes = pc.index_in(events["action"], value_set=pa.array(list(CODE))).to_numpy(zero_copy_only=False)
@@ -104,4 +120,4 @@ def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
         hands_start=_hands_start(rounds),
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
-    return RoundInputs(rounds, events, con.sql(_WINS_SQL).to_arrow_table(), arrays)
+    return RoundInputs(rounds, events, con.sql(_WINS_SQL, params=params).to_arrow_table(), arrays)

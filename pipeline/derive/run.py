@@ -8,13 +8,14 @@ its own and its derived tables are written under the same relative path: rewriti
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.derive.inputs import part_connection, read_inputs
+from pipeline.derive.inputs import game_chunks, part_connection, read_inputs
 from pipeline.derive.tables import derive_part
-from pipeline.schema import DERIVED_TABLES, to_arrow
-from pipeline.store.parquet import write_parquet_atomic
+from pipeline.schema import DERIVED_TABLES, arrow_schema, to_arrow
+from pipeline.store.parquet import AtomicParquetWriter
 from pipeline.store.warehouse import Warehouse
 
 
@@ -39,18 +40,22 @@ def derive(
     report = DeriveReport(rows=dict.fromkeys(DERIVED_TABLES, 0))
     for part in todo:
         relative = part.relative_to(games_root)
-        inputs = read_inputs(part_connection(warehouse.root, relative))
-        for table, columns in derive_part(inputs).items():
-            arrow = to_arrow(table, columns)
-            target = warehouse.root / table / relative
-            if arrow.num_rows:
-                write_parquet_atomic(arrow, target)
-            else:
-                target.unlink(missing_ok=True)
-            report.rows[table] += arrow.num_rows
+        con = part_connection(warehouse.root, relative)
+        n_games = con.execute("select count(*) from games").fetchall()[0][0]
+        with ExitStack() as stack:
+            writers = {
+                table: stack.enter_context(AtomicParquetWriter(warehouse.root / table / relative, arrow_schema(table)))
+                for table in DERIVED_TABLES
+            }
+            # a chunk of games at a time, each written as row groups: memory stays bounded by the chunk
+            for first, last in game_chunks(con):
+                for table, columns in derive_part(read_inputs(con, first, last)).items():
+                    writers[table].write(to_arrow(table, columns))
+        for table, writer in writers.items():
+            report.rows[table] += writer.rows
         report.parts += 1
         if on_part:
-            on_part(len(set(inputs.rounds["game_id"].to_pylist())))
+            on_part(n_games)
     _drop_orphans(warehouse)
     return report
 

@@ -20,8 +20,8 @@ from pipeline.derive.furiten import furiten_columns
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
-from rules.furiten import discarded_so_far
-from rules.hands import HandStates, hand_states
+from rules.furiten import discarded_mask, first_discards
+from rules.hands import EventArrays, HandStates, hand_states
 from rules.nagashi import nagashi_eligible
 from rules.visibility import Visibility, visibility
 
@@ -44,17 +44,23 @@ def _per_seat_flags(column: pa.ChunkedArray, n: int) -> np.ndarray:
     return pc.list_flatten(filled).fill_null(False).to_numpy(zero_copy_only=False).astype(bool).reshape(n, 4)
 
 
-def own_discard_furiten(states: HandStates, waits_mask: np.ndarray, discarded: np.ndarray) -> np.ndarray:
+def own_discard_furiten(
+    states: HandStates, waits_mask: np.ndarray, first: np.ndarray, events: EventArrays
+) -> np.ndarray:
     """Per state between turns: a wait is among the seat's own discards so far (1/0); -1 mid-turn."""
-    row = np.maximum(states.event_row, 0)
-    so_far = np.where(states.event_row >= 0, discarded[row, states.seat], 0)
-    return np.where(waits_mask >= 0, (np.maximum(waits_mask, 0) & so_far) != 0, -1).astype(np.int8)
+    out = np.full(len(waits_mask), -1, dtype=np.int8)
+    between = np.flatnonzero(waits_mask >= 0)
+    rows = np.maximum(states.event_row[between], 0)
+    so_far = discarded_mask(first, events, rows, states.seat[between], inclusive=True)
+    so_far = np.where(states.event_row[between] >= 0, so_far, 0)
+    out[between] = (waits_mask[between] & so_far) != 0
+    return out
 
 
 def hand_state_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], discarded: np.ndarray
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], first: np.ndarray
 ) -> dict:
-    """Columns of the hand_states table."""
+    """Columns of the hand_states table; ``first`` from rules.furiten.first_discards."""
     game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = inputs.rounds["round_idx"].to_numpy()
     return {
@@ -67,7 +73,7 @@ def hand_state_columns(
         "n_closed": states.n_closed,
         "n_calls": states.n_calls,
         **analysis,
-        "is_own_discard_furiten": own_discard_furiten(states, analysis["waits_mask"], discarded),
+        "is_own_discard_furiten": own_discard_furiten(states, analysis["waits_mask"], first, inputs.arrays),
     }
 
 
@@ -141,15 +147,15 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
     analysis = analyse_states(states, vis)
     outcomes = draw_outcome_columns(inputs, states, analysis, vis)
-    discarded = discarded_so_far(inputs.arrays)
+    first = first_discards(inputs.arrays)
     tenpai = np.zeros((inputs.rounds.num_rows, 4), dtype=bool)
     nagashi = np.zeros_like(tenpai)
     tenpai[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_tenpai"]
     nagashi[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_nagashi"]
     del outcomes["_round_id"]
     return {
-        "hand_states": hand_state_columns(inputs, states, analysis, discarded),
+        "hand_states": hand_state_columns(inputs, states, analysis, first),
         "draw_outcomes": outcomes,
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
-        **furiten_columns(inputs, states, analysis, discarded),
+        **furiten_columns(inputs, states, analysis, first),
     }

@@ -46,6 +46,63 @@ def write_parquet_atomic(table: pa.Table, path: Path, extra_metadata: dict[str, 
             tmp.unlink()
 
 
+class AtomicParquetWriter:
+    """Write a Parquet file piece by piece (one row group per ``write``), visible only once closed.
+
+    Use as a context manager: on a clean exit the footer is checked and the file renamed into place
+    (an empty file is not created, an existing one is removed); on an error the temp file is removed.
+    Raises WarehouseError on any I/O failure.
+    """
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self.path = path
+        self.schema = schema.with_metadata({**(schema.metadata or {}), **file_metadata()})
+        self.tmp = path.with_name(f"{path.name}.{os.getpid()}{TEMP_SUFFIX}")
+        self.rows = 0
+        self.writer: pq.ParquetWriter | None = None
+
+    def write(self, table: pa.Table) -> None:
+        """Append a table with the writer's schema as a row group."""
+        if table.num_rows == 0:
+            return
+        try:
+            if self.writer is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
+            self.writer.write_table(table.replace_schema_metadata(self.schema.metadata))
+        except OSError as exc:
+            self._discard()
+            raise WarehouseError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self.rows += table.num_rows
+
+    def __enter__(self) -> AtomicParquetWriter:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is not None:
+            self._discard()
+            return
+        try:
+            if self.writer is None:
+                self.path.unlink(missing_ok=True)
+                return
+            self.writer.close()
+            written = pq.ParquetFile(self.tmp).metadata.num_rows
+            if written != self.rows:
+                raise WarehouseError(f"{self.path}: wrote {written} rows, expected {self.rows}")
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            raise WarehouseError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        finally:
+            self._discard()
+
+    def _discard(self) -> None:
+        if self.writer is not None and self.tmp.is_file():
+            self.writer.close()
+        if self.tmp.is_file():
+            self.tmp.unlink()
+
+
 def remove_orphaned_temp_files(root: Path) -> int:
     """Delete temp files left by an interrupted run below ``root``; return how many were removed."""
     removed = 0
