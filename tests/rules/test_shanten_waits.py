@@ -116,3 +116,27 @@ def test_waits_equal_the_mahjong_package_on_tenpai_hands() -> None:
             [k * 4 for k in range(34) for _ in range(hand[k])]
         )
     assert (n_waits(ours) > 0).mean() > 0.5
+
+
+@pytest.mark.slow
+def test_shanten_and_waits_equal_the_mahjong_package_on_every_real_hand_state(tenhou_db) -> None:
+    rows = tenhou_db.execute(
+        "select distinct counts, n_calls, shanten, waits_mask from hand_states where waits_mask is not null"
+    ).fetchall()
+    assert len(rows) > 40_000
+    oracle = Shanten()
+    for counts, calls, ours_shanten, ours_waits in rows:
+        hand = list(counts)
+        closed = calls == 0
+        assert oracle.calculate_shanten(hand, use_chiitoitsu=closed, use_kokushi=closed) == ours_shanten, hand
+        if ours_shanten != 0:
+            continue
+        expected = 0
+        for kind in sorted({k + d for k in np.flatnonzero(hand) for d in (-2, -1, 0, 1, 2)} | set(range(27, 34))):
+            if 0 <= kind < 34 and hand[kind] < 4:
+                plus = hand.copy()
+                plus[kind] += 1
+                if oracle.calculate_shanten(plus, use_chiitoitsu=closed, use_kokushi=closed) == -1:
+                    expected |= 1 << kind
+        fifth = sum(1 << k for k in kinds(ours_waits) if hand[k] == 4)
+        assert ours_waits & ~fifth == expected, hand
