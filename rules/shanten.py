@@ -64,14 +64,18 @@ def regular_distance(indices: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
 
 def best_split(a: np.ndarray, b: np.ndarray, melds: np.ndarray, pair: int) -> np.ndarray:
     """Min over splits of ``melds`` (per row) and ``pair`` between two (N, 5, 2) distance arrays."""
-    rows = np.arange(len(a))
+    melds = np.broadcast_to(np.asarray(melds), (len(a),))
     best = np.full(len(a), 10_000, dtype=np.int16)
-    for m_a in range(MAX_MELDS + 1):
-        m_b = melds - m_a
-        ok = (m_b >= 0) & (m_b <= MAX_MELDS)
-        for p_a in range(pair + 1):
-            total = a[:, m_a, p_a] + b[rows, np.clip(m_b, 0, MAX_MELDS), pair - p_a]
-            best = np.where(ok, np.minimum(best, total), best)
+    values = np.unique(melds)
+    for value in values.tolist():
+        # rows needing the same number of melds share plain slices (no per-row gathers)
+        rows = slice(None) if len(values) == 1 else np.flatnonzero(melds == value)
+        a_rows, b_rows = a[rows], b[rows]
+        out = np.full(len(a_rows), 10_000, dtype=np.int16)
+        for m_a in range(max(0, value - MAX_MELDS), min(value, MAX_MELDS) + 1):
+            for p_a in range(pair + 1):
+                np.minimum(out, a_rows[:, m_a, p_a] + b_rows[:, value - m_a, pair - p_a], out=out)
+        best[rows] = out
     return best
 
 
