@@ -246,6 +246,15 @@ ROUND_TRANSITIONS = [
     ],
 ]  # fmt: skip
 
+FURITEN = [
+    *_ROUND_KEY,
+    _c("seat", I8, "Seat"),
+    _c("kind", STR, "own_discard (a wait among its own discards), temporary (a pass, until its next discard), riichi "
+       "(a pass after riichi, to the round's end)"),
+    _c("start_event_idx", I32, "First event in furiten (the pass, or the discard that made it)"),
+    _c("end_event_idx", I32, "The event that ends it (the seat's next discard); null: the round's end", True),
+]  # fmt: skip
+
 FURITEN_PASSES = [
     *_ROUND_KEY,
     _c("event_idx", I32, "The event that let the winning tile go (a discard, or an added kan: a chankan chance)"),
@@ -299,6 +308,7 @@ DERIVED_TABLES: dict[str, list[Column]] = {
     "hand_states": HAND_STATES,
     "draw_outcomes": DRAW_OUTCOMES,
     "round_transitions": ROUND_TRANSITIONS,
+    "furiten": FURITEN,
     "furiten_passes": FURITEN_PASSES,
     "win_checks": WIN_CHECKS,
     "abort_checks": ABORT_CHECKS,

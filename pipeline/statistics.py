@@ -38,11 +38,11 @@ def round_outcome_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list
 
 
 def rules_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
-    """Return the rules layer's rates (marts/furiten_karaten.sql): furiten passes, riichi in furiten,
+    """Return the rules layer's rates (marts/rules_rates.sql): furiten passes, riichi in furiten,
     karaten at draws, grouped by ``by``."""
     if by not in GROUPINGS:
         raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-    return _stats(con.execute(load_sql("marts", "furiten_karaten"), {"by": by}).fetchall(), by)
+    return _stats(con.execute(load_sql("marts", "rules_rates"), {"by": by}).fetchall(), by)
 
 
 def _stats(rows: list[tuple], by: str) -> list[Stat]:

@@ -178,3 +178,65 @@ def classify_passes(
     by_self = events.seat[rows] == seats
     kind = np.where(by_self, "own_discard", np.where(in_riichi, "riichi", "temporary"))
     return Passes(rows, seats, events.seat[rows], events.tile[rows], own | temporary | riichi, in_riichi, kind)
+
+
+@dataclass
+class Intervals:
+    """Furiten intervals: (round_id, seat, kind, start event row, end event row or -1 for the round's end).
+    ``kind`` indexes FURITEN_KINDS. The interval covers events from start up to, not including, end."""
+
+    round_id: np.ndarray
+    seat: np.ndarray
+    kind: np.ndarray
+    start_row: np.ndarray
+    end_row: np.ndarray
+
+
+FURITEN_KINDS = ("own_discard", "temporary", "riichi")
+"""Furiten kinds by code."""
+
+
+def _own_discard_runs(states: HandStates, own: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Runs of between-turn states (own >= 0) with own-discard furiten, per (round, seat)."""
+    between = np.flatnonzero(own >= 0)
+    flag = own[between] == 1
+    rid, seat, row = states.round_id[between], states.seat[between], states.event_row[between]
+    new_group = np.r_[True, (rid[1:] != rid[:-1]) | (seat[1:] != seat[:-1])]
+    starts = flag & (new_group | ~np.r_[False, flag[:-1]])
+    ends = flag & np.r_[new_group[1:] | ~flag[1:], True]
+    # a run ends at the next between-turn state of the seat (if there is one in the round)
+    end_next = np.r_[between[1:], -1][ends]
+    end_ok = np.r_[~new_group[1:], False][ends]
+    end_row = np.where(end_ok, states.event_row[np.maximum(end_next, 0)], -1)
+    return rid[starts], seat[starts], np.maximum(row[starts], 0), end_row
+
+
+def furiten_intervals(events: EventArrays, states: HandStates, own: np.ndarray, passes: Passes) -> Intervals:
+    """Intervals of each furiten kind from the states' own-discard flags (1/0, -1 mid-turn) and the passes."""
+    o_round, o_seat, o_start, o_end = _own_discard_runs(states, own)
+    by_other = passes.from_seat != passes.seat
+    temp = by_other & (passes.kind == "temporary")
+    rows, seats = passes.event_row[temp], passes.seat[temp]
+    next_discard = np.full(len(rows), -1, dtype=np.int64)
+    for seat in range(4):
+        mine = np.flatnonzero((events.action == CODE["discard"]) & (events.seat == seat))
+        at = np.flatnonzero(seats == seat)
+        pos = np.searchsorted(mine, rows[at], side="right")
+        found = mine[np.minimum(pos, len(mine) - 1)] if len(mine) else np.zeros(len(at), dtype=np.int64)
+        ok = (pos < len(mine)) & (events.round_id[found] == events.round_id[rows[at]]) if len(mine) else False
+        next_discard[at] = np.where(ok, found, -1)
+    # passes before the same next discard make one temporary interval, from the first of them
+    t_key = np.stack([events.round_id[rows], seats, next_discard], axis=1)
+    t_key, t_first = np.unique(t_key, axis=0, return_index=True) if len(rows) else (np.zeros((0, 3), int), [])
+    riichi = by_other & (passes.kind == "riichi")
+    r_key, r_first = np.unique(
+        np.stack([events.round_id[passes.event_row[riichi]], passes.seat[riichi]], axis=1), axis=0, return_index=True
+    ) if riichi.any() else (np.zeros((0, 2), int), [])
+    r_start = passes.event_row[riichi][r_first] if riichi.any() else np.zeros(0, dtype=np.int64)
+    return Intervals(
+        round_id=np.concatenate([o_round, t_key[:, 0], r_key[:, 0]]).astype(np.int64),
+        seat=np.concatenate([o_seat, t_key[:, 1], r_key[:, 1]]).astype(np.int64),
+        kind=np.concatenate([np.zeros(len(o_round)), np.ones(len(t_key)), np.full(len(r_key), 2)]).astype(np.int8),
+        start_row=np.concatenate([o_start, rows[t_first] if len(rows) else [], r_start]).astype(np.int64),
+        end_row=np.concatenate([o_end, t_key[:, 2], np.full(len(r_key), -1)]).astype(np.int64),
+    )

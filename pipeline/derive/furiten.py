@@ -14,12 +14,9 @@ import pyarrow.compute as pc
 from pipeline.columns import Coded
 from pipeline.derive.aborts import abort_columns, could_ron_last
 from pipeline.derive.inputs import RoundInputs, round_positions
-from rules.furiten import classify_passes, current_waits, find_passes, furiten_before
+from rules.furiten import FURITEN_KINDS, classify_passes, current_waits, find_passes, furiten_before, furiten_intervals
 from rules.hands import CODE, HandStates
 from rules.waits import KIND_BITS, waits_mask
-
-FURITEN_KINDS = ("own_discard", "temporary", "riichi")
-"""Furiten kinds, in the order a furiten_kind column codes them."""
 
 
 def _seats_matrix(column: pa.ChunkedArray, n: int) -> np.ndarray:
@@ -86,7 +83,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
 
 
 def furiten_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], first: np.ndarray
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], first: np.ndarray, own: np.ndarray
 ) -> dict[str, dict]:
     """The furiten_passes, win_checks, abort_checks and kyuushu tables of one part (sanchahou needs the
     furiten of every seat); ``first`` from rules.furiten.first_discards."""
@@ -111,7 +108,16 @@ def furiten_columns(
         "furiten_kind": Coded(kind_codes.astype(np.int8), FURITEN_KINDS),
         "has_yaku": np.full(len(rid), -1, dtype=np.int8),
     }
+    intervals = furiten_intervals(ev, states, own, classified)
     return {
+        "furiten": {
+            "game_id": game_ids[intervals.round_id],
+            "round_idx": rounds["round_idx"].to_numpy()[intervals.round_id],
+            "seat": intervals.seat,
+            "kind": Coded(intervals.kind, FURITEN_KINDS),
+            "start_event_idx": ev.event_idx[intervals.start_row],
+            "end_event_idx": np.where(intervals.end_row >= 0, ev.event_idx[np.maximum(intervals.end_row, 0)], -1),
+        },
         "furiten_passes": passes_table,
         "win_checks": win_check_columns(inputs, states, waits, first, passes),
         **abort_columns(inputs, could_ron_last(inputs, waits, first, passes)),

@@ -58,9 +58,9 @@ def own_discard_furiten(
 
 
 def hand_state_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], first: np.ndarray
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
 ) -> dict:
-    """Columns of the hand_states table; ``first`` from rules.furiten.first_discards."""
+    """Columns of the hand_states table; ``own`` from own_discard_furiten."""
     game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = inputs.rounds["round_idx"].to_numpy()
     return {
@@ -73,7 +73,7 @@ def hand_state_columns(
         "n_closed": states.n_closed,
         "n_calls": states.n_calls,
         **analysis,
-        "is_own_discard_furiten": own_discard_furiten(states, analysis["waits_mask"], first, inputs.arrays),
+        "is_own_discard_furiten": own,
     }
 
 
@@ -148,14 +148,15 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     analysis = analyse_states(states, vis)
     outcomes = draw_outcome_columns(inputs, states, analysis, vis)
     first = first_discards(inputs.arrays)
+    own = own_discard_furiten(states, analysis["waits_mask"], first, inputs.arrays)
     tenpai = np.zeros((inputs.rounds.num_rows, 4), dtype=bool)
     nagashi = np.zeros_like(tenpai)
     tenpai[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_tenpai"]
     nagashi[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_nagashi"]
     del outcomes["_round_id"]
     return {
-        "hand_states": hand_state_columns(inputs, states, analysis, first),
+        "hand_states": hand_state_columns(inputs, states, analysis, own),
         "draw_outcomes": outcomes,
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
-        **furiten_columns(inputs, states, analysis, first),
+        **furiten_columns(inputs, states, analysis, first, own),
     }

@@ -1,4 +1,4 @@
--- furiten_karaten: how often players let winning tiles go, riichi in furiten, karaten at draws.
+-- rules_rates: rates from the rules layer: furiten passes, riichi in furiten, karaten at draws, kyuushu.
 -- Parameter $by: 'room', 'year', 'source' or 'all' (one group). Definitions:
 --   furiten_passes_per_round        = furiten passes / all rounds (shown per 100 rounds); a pass: a tenpai seat lets a
 --                                     winning tile go (another's discard or added kan not ronned, or its
@@ -9,6 +9,9 @@
 --                                     winning tile visible to them / seats tenpai at an exhaustive draw
 --   pure_karaten_at_draw_rate       = seats formally tenpai at an exhaustive draw whose every wait is held
 --                                     four times in the closed hand (Tenhou: noten) / seats at exhaustive draws
+--   kyuushu_eligible_rate           = first draws eligible for kyuushu kyuuhai (uninterrupted, 9+ distinct
+--                                     terminal/honor kinds) / first draws
+--   kyuushu_declared_rate           = eligible first draws on which kyuushu kyuuhai was declared / eligible ones
 with game_groups as (
     select
         game_id,
@@ -55,6 +58,14 @@ draw_counts as (
     where kind = 'exhaustive'
     group by all
 ),
+kyuushu_counts as (
+    select g.group_value,
+           count(*) as n_first_draws,
+           count(*) filter (where is_eligible) as n_eligible,
+           count(*) filter (where is_eligible and is_declared) as n_declared
+    from kyuushu join game_groups as g using (game_id)
+    group by all
+),
 final as (
     select 'furiten_passes_per_round' as name, r.group_value, coalesce(p.n_passes, 0) as numerator,
            r.n_rounds as denominator, coalesce(p.n_passes, 0) / r.n_rounds as value, 1 as ord,
@@ -73,6 +84,14 @@ final as (
     select 'pure_karaten_at_draw_rate', group_value, n_pure, n_seats, n_pure / n_seats, 4,
            'seats at exhaustive draws whose every wait is held four times (Tenhou: noten) / seats'
     from draw_counts
+    union all
+    select 'kyuushu_eligible_rate', group_value, n_eligible, n_first_draws, n_eligible / n_first_draws, 5,
+           'first draws eligible for kyuushu kyuuhai (uninterrupted, 9+ terminal/honor kinds) / first draws'
+    from kyuushu_counts
+    union all
+    select 'kyuushu_declared_rate', group_value, n_declared, n_eligible, n_declared / nullif(n_eligible, 0), 6,
+           'eligible first draws on which kyuushu kyuuhai was declared / eligible first draws'
+    from kyuushu_counts
 )
 select name, group_value, numerator, denominator, value, definition
 from final
