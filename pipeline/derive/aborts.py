@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs
+from pipeline.derive.inputs import RoundInputs, per_seat
 from rules.aborts import derive_aborts
 from rules.furiten import furiten_before
 from rules.hands import CODE
@@ -41,7 +41,7 @@ def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]
     abortive_logged = np.where(np.isin(logged, ["", "exhaustive", "nagashi_mangan"]), "", logged)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = rounds["round_idx"].to_numpy()
-    shown = _shown(rounds)
+    shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)
     round_ids, seats = np.nonzero(aborts.first_draw_event_idx >= 0)
     return {
         "abort_checks": {
@@ -68,13 +68,3 @@ def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]
             "is_declared_logged": (logged[round_ids] == "kyuushu_kyuuhai") & shown[round_ids, seats],
         },
     }
-
-
-def _shown(rounds) -> np.ndarray:  # noqa: ANN001 - the rounds Arrow table
-    """(n_rounds, 4) the seats whose hand the round's draw shows."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    filled = pc.fill_null(rounds["is_shown"], pa.scalar([False] * 4, rounds["is_shown"].type))
-    flat = pc.list_flatten(filled).fill_null(False).to_numpy(zero_copy_only=False)
-    return flat.astype(bool).reshape(rounds.num_rows, 4)

@@ -8,23 +8,13 @@ for a ron whether the winner was furiten (own discard, temporary, riichi).
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.columns import Coded
 from pipeline.derive.aborts import abort_columns, could_ron_last
-from pipeline.derive.inputs import RoundInputs, round_positions
+from pipeline.derive.inputs import RoundInputs, round_positions, seat_sets
 from rules.furiten import FURITEN_KINDS, classify_passes, current_waits, find_passes, furiten_before, furiten_intervals
 from rules.hands import CODE, HandStates
 from rules.waits import KIND_BITS, waits_mask
-
-
-def _seats_matrix(column: pa.ChunkedArray, n: int) -> np.ndarray:
-    """(n, 4) bool from a list<seat> column (null: none)."""
-    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
-    out = np.zeros((n, 4), dtype=bool)
-    out[np.repeat(np.arange(n), lengths), pc.list_flatten(column).to_numpy(zero_copy_only=False)] = True
-    return out
 
 
 def _win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
@@ -89,7 +79,7 @@ def furiten_columns(
     furiten of every seat); ``first`` from rules.furiten.first_discards."""
     ev, rounds = inputs.arrays, inputs.rounds
     waits = current_waits(states, analysis["waits_mask"], ev)
-    passes = find_passes(ev, waits, _seats_matrix(rounds["ron_seats"], rounds.num_rows))
+    passes = find_passes(ev, waits, seat_sets(rounds["ron_seats"], rounds.num_rows))
     classified = classify_passes(ev, passes, waits, first)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     rid = ev.round_id[classified.event_row]

@@ -121,3 +121,19 @@ def read_inputs(con: duckdb.DuckDBPyConnection, first: str = "", last: str = "\u
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
     return RoundInputs(rounds, events, con.sql(_WINS_SQL, params=params).to_arrow_table(), arrays)
+
+
+def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
+    """(n, 4) array of a list column with one value per seat (scores, deltas, shown flags); null rows
+    and null values read as ``fill``."""
+    filled = pc.fill_null(column, pa.scalar([fill] * 4, column.type))
+    values = pc.list_flatten(filled).fill_null(fill).to_numpy(zero_copy_only=False)
+    return values.reshape(n, 4)
+
+
+def seat_sets(column: pa.ChunkedArray, n: int) -> np.ndarray:
+    """(n, 4) bool from a list<seat> column (e.g. the winners of each round; null: none)."""
+    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
+    out = np.zeros((n, 4), dtype=bool)
+    out[np.repeat(np.arange(n), lengths), pc.list_flatten(column).to_numpy(zero_copy_only=False)] = True
+    return out

@@ -12,12 +12,10 @@ Derivations, in order (each adds the columns its docstring lists):
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.columns import ColumnValues
 from pipeline.derive.furiten import furiten_columns
-from pipeline.derive.inputs import RoundInputs
+from pipeline.derive.inputs import RoundInputs, per_seat
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
 from rules.furiten import discarded_mask, first_discards
@@ -36,12 +34,6 @@ def _last_states(states: HandStates, n_rounds: int) -> np.ndarray:
     last = np.full((n_rounds, 4), -1, dtype=np.int64)
     last[states.round_id[ends], states.seat[ends]] = ends
     return last
-
-
-def _per_seat_flags(column: pa.ChunkedArray, n: int) -> np.ndarray:
-    """(n, 4) bool of a list<bool> column with one value per seat (null rows: all false)."""
-    filled = pc.fill_null(column, pa.scalar([False] * 4, column.type))
-    return pc.list_flatten(filled).fill_null(False).to_numpy(zero_copy_only=False).astype(bool).reshape(n, 4)
 
 
 def own_discard_furiten(
@@ -95,7 +87,8 @@ def draw_outcome_columns(
     drawn = np.isin(kind, DRAW_KINDS_WITH_HANDS)[:, None] & (last >= 0)
     round_ids, seats = np.nonzero(drawn)
     rows = last[round_ids, seats]
-    shown = _per_seat_flags(rounds["is_shown"], rounds.num_rows)[round_ids, seats]
+    shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)[round_ids, seats]
+    draw_deltas = per_seat(rounds["draw_deltas"], rounds.num_rows)
     formal = analysis["is_tenpai"][rows] == 1
     pure = analysis["is_pure_karaten"][rows] == 1
     # live waits as they stand at the draw: after the round's last event, not the seat's own last discard
@@ -119,15 +112,9 @@ def draw_outcome_columns(
         "live_waits_actual": live_actual,
         "shown_matches_hand": _shown_matches(rounds, round_ids, seats, states.counts[rows]),
         "is_nagashi": nagashi_eligible(inputs.arrays, rounds.num_rows)[round_ids, seats],
-        "is_nagashi_logged": (kind[round_ids] == "nagashi_mangan") & (_draw_deltas(rounds)[round_ids, seats] > 0),
+        "is_nagashi_logged": (kind[round_ids] == "nagashi_mangan") & (draw_deltas[round_ids, seats] > 0),
         "_round_id": round_ids,
     }
-
-
-def _draw_deltas(rounds: pa.Table) -> np.ndarray:
-    """(n_rounds, 4) score changes of each round's draw (0 where the round was won)."""
-    filled = pc.fill_null(rounds["draw_deltas"], pa.scalar([0] * 4, rounds["draw_deltas"].type))
-    return pc.list_flatten(filled).fill_null(0).to_numpy(zero_copy_only=False).reshape(rounds.num_rows, 4)
 
 
 def _shown_matches(rounds, round_ids: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:  # noqa: ANN001

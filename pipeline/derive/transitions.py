@@ -12,29 +12,14 @@ from datetime import datetime
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from pipeline.derive.inputs import RoundInputs
+from pipeline.derive.inputs import RoundInputs, per_seat, seat_sets
 from rules.hands import CODE
 from rules.payments import draw_payments
 from rules.rotation import next_round
 
 TENPAI_YAME_SINCE = datetime(2010, 6, 1)
 """Tenhou ended the game on a first-place dealer's tenpai at the last round from June 2010."""
-
-
-def _list_matrix(column: pa.ChunkedArray, n: int, fill: int = 0) -> np.ndarray:
-    """(n, 4) int64 of a list column with one value per seat (null rows filled with ``fill``)."""
-    filled = pc.fill_null(column, pa.scalar([fill] * 4, column.type))
-    return pc.list_flatten(filled).fill_null(fill).to_numpy(zero_copy_only=False).astype(np.int64).reshape(n, 4)
-
-
-def _winners(rounds: pa.Table) -> np.ndarray:
-    seats = rounds["winner_seats"]
-    lengths = pc.list_value_length(seats).fill_null(0).to_numpy(zero_copy_only=False)
-    out = np.zeros((rounds.num_rows, 4), dtype=bool)
-    out[np.repeat(np.arange(rounds.num_rows), lengths), pc.list_flatten(seats).to_numpy(zero_copy_only=False)] = True
-    return out
 
 
 def _has_tenpai_yame(rounds: pa.Table) -> np.ndarray:
@@ -62,9 +47,10 @@ def transition_columns(inputs: RoundInputs, tenpai: np.ndarray, nagashi: np.ndar
     nxt = next_round(
         round_wind=rounds["round_wind"].to_numpy(), kyoku=rounds["kyoku"].to_numpy(), dealer=dealer,
         honba=rounds["honba"].to_numpy(), riichi_sticks=rounds["riichi_sticks"].to_numpy(), n_players=n_players,
-        is_hanchan=rounds["is_hanchan"].to_numpy(zero_copy_only=False), outcome=outcome, winners=_winners(rounds),
+        is_hanchan=rounds["is_hanchan"].to_numpy(zero_copy_only=False), outcome=outcome,
+        winners=seat_sets(rounds["winner_seats"], n),
         dealer_tenpai=tenpai[np.arange(n), dealer], n_riichi_accepted=accepted,
-        scores_post=_list_matrix(rounds["scores_post"], n), has_tenpai_yame=_has_tenpai_yame(rounds),
+        scores_post=per_seat(rounds["scores_post"], n).astype(np.int64), has_tenpai_yame=_has_tenpai_yame(rounds),
     )  # fmt: skip
     return {
         "game_id": rounds["game_id"].to_numpy(zero_copy_only=False),
