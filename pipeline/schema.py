@@ -261,7 +261,8 @@ FURITEN_PASSES = [
     _c("seat", I8, "The tenpai seat that let it go"),
     _c("tile", I16, "The winning tile (136-id)"),
     _c("tile34", I8, "Its 34-kind"),
-    _c("from_seat", I8, "Seat that released the tile (the seat itself: it discarded one of its own winning tiles)"),
+    _c("from_seat", I8, "Seat that released the tile (the seat itself: it discarded the winning tile it had just "
+       "drawn, a declined tsumo)"),
     _c("action", STR, "discard or kakan"),
     _c("was_furiten", BOOL, "The seat was furiten already (any kind)"),
     _c("in_riichi", BOOL, "The seat had declared riichi"),

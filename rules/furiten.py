@@ -105,12 +105,14 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     hit = (waits & bit[:, None]) != 0
     hit &= released[:, None]
     own = (np.arange(4)[None, :] == events.seat[:, None]) & (action == CODE["discard"])[:, None]
-    # letting its own winning tile go: a tsumogiri of a tile that completed the hand (a declined tsumo)
+    # letting its own winning tile go: a tsumogiri of a tile that completed the hand (a declined tsumo):
+    # the seat's last hand-changing event before the discard drew this very tile
     tsumogiri = np.zeros(len(action), dtype=bool)
+    changes_hand = np.isin(action, [CODE[a] for a in ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")])
     for seat in range(4):
-        last_draw = _last_row_before(action == CODE["draw"], events, seat)
-        mine = (events.seat == seat) & (last_draw >= 0)
-        tsumogiri |= mine & (tile[np.maximum(last_draw, 0)] == tile)
+        last_change = _last_row_before(changes_hand, events, seat)
+        drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
+        tsumogiri |= (events.seat == seat) & drew & (tile[np.maximum(last_change, 0)] == tile)
     own &= tsumogiri[:, None]
     hit &= own | (np.arange(4)[None, :] != events.seat[:, None])
     last_release = np.zeros(len(action), dtype=bool)
@@ -229,9 +231,15 @@ def furiten_intervals(events: EventArrays, states: HandStates, own: np.ndarray, 
     t_key = np.stack([events.round_id[rows], seats, next_discard], axis=1)
     t_key, t_first = np.unique(t_key, axis=0, return_index=True) if len(rows) else (np.zeros((0, 3), int), [])
     riichi = by_other & (passes.kind == "riichi")
-    r_key, r_first = np.unique(
-        np.stack([events.round_id[passes.event_row[riichi]], passes.seat[riichi]], axis=1), axis=0, return_index=True
-    ) if riichi.any() else (np.zeros((0, 2), int), [])
+    r_key, r_first = (
+        np.unique(
+            np.stack([events.round_id[passes.event_row[riichi]], passes.seat[riichi]], axis=1),
+            axis=0,
+            return_index=True,
+        )
+        if riichi.any()
+        else (np.zeros((0, 2), int), [])
+    )
     r_start = passes.event_row[riichi][r_first] if riichi.any() else np.zeros(0, dtype=np.int64)
     return Intervals(
         round_id=np.concatenate([o_round, t_key[:, 0], r_key[:, 0]]).astype(np.int64),

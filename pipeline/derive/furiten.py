@@ -11,7 +11,7 @@ import numpy as np
 
 from pipeline.columns import Coded
 from pipeline.derive.aborts import abort_columns, could_ron_last
-from pipeline.derive.inputs import RoundInputs, round_positions, seat_sets
+from pipeline.derive.inputs import RoundInputs, per_seat, round_positions, seat_sets
 from rules.furiten import FURITEN_KINDS, classify_passes, current_waits, find_passes, furiten_before, furiten_intervals
 from rules.hands import CODE, HandStates
 from rules.waits import KIND_BITS, waits_mask
@@ -79,7 +79,12 @@ def furiten_columns(
     furiten of every seat); ``first`` from rules.furiten.first_discards."""
     ev, rounds = inputs.arrays, inputs.rounds
     waits = current_waits(states, analysis["waits_mask"], ev)
-    passes = find_passes(ev, waits, seat_sets(rounds["ron_seats"], rounds.num_rows))
+    # the seats that declared ron on the last discard: the winners, or the three of a triple-ron abort
+    # (Tenhou shows their hands)
+    sanchahou = np.array(rounds["draw_kind"].fill_null("").to_pylist()) == "sanchahou"
+    shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)
+    declared = seat_sets(rounds["ron_seats"], rounds.num_rows) | (sanchahou[:, None] & shown)
+    passes = find_passes(ev, waits, declared)
     classified = classify_passes(ev, passes, waits, first)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     rid = ev.round_id[classified.event_row]
