@@ -19,11 +19,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from pipeline.db import connect
-from pipeline.derive.run import derive
-from pipeline.ingest import ingest
 from pipeline.scenario import GameBuilder, RoundBuilder, ScenarioError, one_round
-from pipeline.store.warehouse import Warehouse
+from pipeline.scenario.harness import ingest_and_derive
 
 NOISE = {1: "7m1479p2369s1234z", 2: "8m2368p1478s1234z", 3: "9m1378p2579s1234z"}
 """Far-from-tenpai hands for the seats that only pass: no 1m-6m, no 5p, no dragons."""
@@ -67,12 +64,7 @@ def last_event(rnd: RoundBuilder) -> int:
 
 def derived(tmp_path: Path, game: GameBuilder) -> duckdb.DuckDBPyConnection:
     """Ingest and derive the game; a connection over its warehouse."""
-    (tmp_path / "logs").mkdir()
-    (tmp_path / "logs" / "scenario.mjlog").write_text(game.to_xml())
-    warehouse = Warehouse(tmp_path / "warehouse")
-    ingest([tmp_path / "logs"], warehouse)
-    derive(warehouse)
-    return connect(warehouse)
+    return ingest_and_derive(game, tmp_path)
 
 
 def records(con: duckdb.DuckDBPyConnection, sql: str, params: dict, columns: tuple[str, ...]) -> list[dict[str, Any]]:

@@ -15,11 +15,8 @@ import duckdb
 import pytest
 
 from pipeline.audit import run_audit
-from pipeline.db import connect
-from pipeline.derive.run import derive
-from pipeline.ingest import ingest
 from pipeline.scenario import GameBuilder, RoundBuilder, one_round
-from pipeline.store.warehouse import Warehouse
+from pipeline.scenario.harness import ingest_and_derive
 
 NOISE = {1: "9m147p369s123457z", 2: "8m258p147s123467z", 3: "7m369p258s123567z"}
 """Far-from-tenpai hands for the seats that only pass: no 1m-6m; together one copy of 7m-9m and of each pin and sou."""
@@ -67,12 +64,7 @@ def last_event(rnd: RoundBuilder) -> int:
 
 def derived(tmp_path: Path, game: GameBuilder) -> duckdb.DuckDBPyConnection:
     """Ingest and derive the game; a connection over its warehouse."""
-    (tmp_path / "logs").mkdir()
-    (tmp_path / "logs" / "scenario.mjlog").write_text(game.to_xml())
-    warehouse = Warehouse(tmp_path / "warehouse")
-    ingest([tmp_path / "logs"], warehouse)
-    derive(warehouse)
-    return connect(warehouse)
+    return ingest_and_derive(game, tmp_path)
 
 
 def _row(con: duckdb.DuckDBPyConnection, sql: str, params: dict, columns: tuple[str, ...]) -> dict[str, Any]:
