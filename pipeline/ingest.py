@@ -21,6 +21,7 @@ from pipeline.errors import NotALogError, ParseError, WarehouseError
 from pipeline.schema import new_buffers
 from pipeline.sources import tenhou_xml
 from pipeline.sources.base import ParsedGame
+from pipeline.store.parquet import remove_orphaned_temp_files
 from pipeline.store.warehouse import Warehouse
 
 PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {tenhou_xml.SOURCE: tenhou_xml.parse}
@@ -130,6 +131,8 @@ def ingest(
     written; per-file problems never raise.
     """
     files = discover_files(paths)
+    if warehouse.root.is_dir():
+        remove_orphaned_temp_files(warehouse.root)  # left by a run that was killed mid-write
     known = _known_files(warehouse)
     dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport()

@@ -479,3 +479,14 @@ def test_an_unwritable_warehouse_raises_warehouse_error(shared_logs: Path, tmp_p
     blocker.write_text("a file where the warehouse should be")
     with pytest.raises(WarehouseError):
         ingest([inputs], Warehouse(blocker))
+
+
+def test_temp_files_left_by_a_killed_run_are_removed(tmp_path: Path, shared_logs: Path) -> None:
+    source = shared_logs / "tenhou-xml/mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
+    warehouse = Warehouse(tmp_path / "warehouse")
+    orphan = warehouse.root / "games" / "source=tenhou_xml" / "year=2020" / "part-0.parquet.123.tmp"
+    orphan.parent.mkdir(parents=True)
+    orphan.write_bytes(b"half a file")
+    ingest([source], warehouse)
+    assert not orphan.exists()
+    assert warehouse.table_files("games")

@@ -23,7 +23,6 @@ class ParsedGame:
     source_file: str
     n_rounds: int
     is_complete: bool
-    n_elements: int
     tables: dict[str, dict[str, list]] = field(default_factory=lambda: {t: new_buffers(t) for t in TABLES})
 
     def completeness(self) -> tuple[int, int, int, int]:

@@ -31,7 +31,6 @@ _NAME = re.compile(r"[A-Za-z]+")
 class Elements:
     """A document's elements: tile elements as arrays, the others as (index, name, attribute text)."""
 
-    n_elements: int
     tile_index: np.ndarray
     tile_seat: np.ndarray
     tile_action: np.ndarray
@@ -86,7 +85,6 @@ def scan_elements(data: bytes) -> Elements:
         )
     ]
     return Elements(
-        n_elements=len(starts),
         tile_index=tile_at,
         tile_seat=seat_code % 4,
         tile_action=np.where(seat_code >= 4, DISCARD, DRAW),

@@ -92,7 +92,7 @@ def event_columns(
         bad = int(np.flatnonzero(tile > 135)[0])
         raise ParseError(f"tile id {tile[bad]} out of range", round_idx=int(round_idx[bad]))
     n = len(round_idx)
-    starts = np.flatnonzero(np.concatenate(([True], round_idx[1:] != round_idx[:-1])))[: n and None]
+    starts = np.flatnonzero(np.concatenate(([True], round_idx[1:] != round_idx[:-1]))) if n else np.zeros(0, int)
     # order within the round: position minus the round's first position
     event_idx = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
     prev = _previous_hand_action(round_idx, seat, _IS_HAND_ACTION[action])

@@ -166,7 +166,6 @@ class _DocumentReader:
             source_file=self.source_file,
             n_rounds=state.n_rounds,
             is_complete=state.is_complete,
-            n_elements=elements.n_elements,
             tables=state.tables,
         )
         state.fill_game_rows(elements, SOURCE, self.fingerprint, self.source_file, when)
