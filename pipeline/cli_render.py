@@ -64,16 +64,28 @@ def _format_value(s: Stat) -> str:
     return f"{s.value:.2%}"
 
 
+WIDE_CONSOLE = 150
+"""From this width on, definitions are printed beside each statistic; below the table otherwise."""
+
+
 def render_stats(console: Console, stats: list[Stat]) -> None:
-    """Print statistics as a table: group, name, value, numerator/denominator, definition."""
+    """Print statistics as a table (group, name, value, numerator/denominator) with each definition beside
+    it on a wide console, or listed once below the table on a narrow one."""
+    wide = console.width >= WIDE_CONSOLE
     table = Table()
     for name in ("group", "statistic", "value", "n / of"):
         table.add_column(name, no_wrap=True)
-    table.add_column("definition")
+    if wide:
+        table.add_column("definition")
     for s in stats:
-        value = _format_value(s)
-        table.add_row(_group_label(s.group), s.name, value, f"{s.numerator} / {s.denominator}", s.definition)
+        row = [_group_label(s.group), s.name, _format_value(s), f"{s.numerator} / {s.denominator}"]
+        table.add_row(*row, *([s.definition] if wide else []))
     console.print(table)
+    if wide:
+        return
+    console.print("[bold]definitions[/bold]")
+    for name, definition in dict((s.name, s.definition) for s in stats).items():
+        console.print(f"  {name}: {definition}", highlight=False)
 
 
 def render_checks(console: Console, results: dict[str, list[Violation]]) -> None:
