@@ -1,4 +1,4 @@
 -- manifest: one row per input file ever ingested: status ok / duplicate / quarantined / not_a_log.
--- Columns and their meaning: pipeline/schema.py (also README "Tables").
+-- Columns and their meaning: pipeline/schema/facts.py (also README "Tables").
 -- The part files are passed in by the loader as the variable manifest_files.
 select * from read_parquet(getvariable('manifest_files'), union_by_name = true, hive_partitioning = false)

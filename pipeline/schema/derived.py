@@ -1,0 +1,138 @@
+"""The tables written by the rules layer (``paipu derive``)."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from pipeline.schema.base import BOOL, I8, I16, I32, I64, ROUND_KEY, STR, Column, col
+
+HAND_STATES = [
+    *ROUND_KEY,
+    col("seat", I8, "Seat whose hand it is"),
+    col("event_idx", I32, "The event after which the hand is this; null: as dealt", True),
+    col("counts", pa.list_(I8, 34), "Closed tiles per 34-kind (0-4)"),
+    col("red_fives", pa.list_(I8, 3), "Red 5m, 5p, 5s among the closed tiles"),
+    col("n_closed", I8, "Closed tiles held"),
+    col("n_calls", I8, "Melds called (chi, pon, kans); each replaces one of the four melds"),
+    col("shanten", I8, "Tiles away from tenpai (0 tenpai, -1 complete): regular, seven pairs, thirteen orphans"),
+    col("waits_mask", I64, "Winning 34-kinds as bits (bit k = kind k), a fifth copy included; null mid-turn", True),
+    col("n_waits", I8, "Winning kinds; null mid-turn", True),
+    col("is_tenpai", BOOL, "Formal tenpai: some tile completes the hand (no yaku needed); null mid-turn", True),
+    col("live_waits_public", I16, "Winning tiles not visible to the player (not in its hand, ponds, calls, dora "
+       "indicators); null unless tenpai", True),
+    col("live_waits_actual", I16, "Winning tiles really left in the wall (also not in any other hand); null unless "
+       "tenpai", True),
+    col("is_karaten", BOOL, "Tenpai with every winning tile visible to the player (live_waits_public = 0)", True),
+    col("is_pure_karaten", BOOL, "Every copy of every wait is in the player's own closed hand: Tenhou's noten",
+       True),
+    col("is_own_discard_furiten", BOOL, "A wait is among the seat's own discards of the round so far; null mid-turn",
+       True),
+]  # fmt: skip
+
+DRAW_OUTCOMES = [
+    *ROUND_KEY,
+    col("seat", I8, "Seat"),
+    col("kind", STR, "exhaustive or nagashi_mangan"),
+    col("is_tenpai", BOOL, "Tenpai at the draw by Tenhou's rule: formal tenpai, not pure karaten"),
+    col("is_tenpai_shown", BOOL, "The log shows this seat's hand (Tenhou shows the tenpai hands)"),
+    col("is_formal_tenpai", BOOL, "Some tile completes the hand (a fifth copy included)"),
+    col("is_karaten", BOOL, "Tenpai with every winning tile visible to the player"),
+    col("is_pure_karaten", BOOL, "Every copy of every wait in the player's own closed hand"),
+    col("waits_mask", I64, "Winning 34-kinds as bits at the draw"),
+    col("live_waits_public", I16, "Winning tiles not visible to the player at the draw; null unless tenpai", True),
+    col("live_waits_actual", I16, "Winning tiles left in the wall at the draw; null unless tenpai", True),
+    col("shown_matches_hand", BOOL, "The shown hand equals the tracked closed hand; null when not shown", True),
+    col("is_nagashi", BOOL, "Nagashi mangan by the ponds: discarded, only terminals and honors, none called"),
+    col("is_nagashi_logged", BOOL, "The log pays this seat nagashi mangan (nm draw, score up)"),
+]  # fmt: skip
+
+ROUND_TRANSITIONS = [
+    *ROUND_KEY,
+    col("outcome", STR, "win, or the draw kind (exhaustive vs nagashi_mangan derived from the ponds)"),
+    col("draw_payments", pa.list_(I32), "Derived score changes of seats 0-3 at a draw; null when won", True),
+    col("draw_payments_logged", pa.list_(I32), "The draw's score changes in the log; null when won", True),
+    col("ends_game", BOOL, "Derived: the game ends after this round"),
+    col("ends_game_logged", BOOL, "The log's game ends after this round; null after a cut game's last round", True),
+    *[
+        c
+        for name, meaning in (
+            ("round_wind", "prevailing wind"), ("kyoku", "kyoku"), ("dealer", "dealer seat"),
+            ("honba", "honba"), ("riichi_sticks", "riichi sticks on the table"),
+        )
+        for c in (
+            col(f"next_{name}", I16, f"Derived {meaning} of the next round; null when the game ends", True),
+            col(f"next_{name}_logged", I16, f"The next stored round's {meaning}; null when there is none", True),
+        )
+    ],
+]  # fmt: skip
+
+FURITEN = [
+    *ROUND_KEY,
+    col("seat", I8, "Seat"),
+    col("kind", STR, "own_discard (a wait among its own discards), temporary (a pass, until its next discard), riichi "
+       "(a pass after riichi, to the round's end)"),
+    col("start_event_idx", I32, "First event in furiten (the pass, or the discard that made it)"),
+    col("end_event_idx", I32, "The event that ends it (the seat's next discard); null: the round's end", True),
+]  # fmt: skip
+
+FURITEN_PASSES = [
+    *ROUND_KEY,
+    col("event_idx", I32, "The event that let the winning tile go (a discard, or an added kan: a chankan chance)"),
+    col("seat", I8, "The tenpai seat that let it go"),
+    col("tile", I16, "The winning tile (136-id)"),
+    col("tile34", I8, "Its 34-kind"),
+    col("from_seat", I8, "Seat that released the tile (the seat itself: it discarded the winning tile it had just "
+       "drawn, a declined tsumo)"),
+    col("action", STR, "discard or kakan"),
+    col("was_furiten", BOOL, "The seat was furiten already (any kind)"),
+    col("in_riichi", BOOL, "The seat had declared riichi"),
+    col("furiten_kind", STR, "The furiten the pass leaves: own_discard (its own discard), temporary, riichi"),
+    col("has_yaku", BOOL, "A ron on the tile would have had a yaku (null until scoring exists)", True),
+]  # fmt: skip
+
+WIN_CHECKS = [
+    *ROUND_KEY,
+    col("win_idx", I8, "Order of the win within the round"),
+    col("seat", I8, "Winner"),
+    col("is_tsumo", BOOL, "Self-drawn win"),
+    col("waits_mask", I64, "The winner's waits just before the winning tile arrived (34-bit mask)"),
+    col("is_tile_in_waits", BOOL, "The winning tile is one of those waits"),
+    col("is_furiten", BOOL, "A ron by a furiten seat (null for a tsumo: furiten may win by tsumo)", True),
+    col("furiten_kind", STR, "own_discard, temporary or riichi when is_furiten", True),
+]  # fmt: skip
+
+ABORT_CHECKS = [
+    *ROUND_KEY,
+    col("abort_kind", STR, "Abortive draw derived from the events (kyuushu_kyuuhai, suufon_renda, suucha_riichi, "
+       "suukaikan, sanchahou); null: none", True),
+    col("abort_kind_logged", STR, "The abortive draw the log labels; null: none", True),
+    col("abort_event_idx", I32, "The event the derived abort follows; null: none or sanchahou", True),
+    col("n_riichi_accepted", I8, "Riichi accepted in the round"),
+    col("n_kans", I8, "Kans formed in the round"),
+    col("n_kan_seats", I8, "Seats that formed them"),
+    col("is_four_kans_one_seat", BOOL, "Four kans by one seat (a suukantsu chance): no abort"),
+    col("n_could_ron_last", I8, "Seats that could ron the round's last discard or added kan (waits, not furiten)"),
+]  # fmt: skip
+
+KYUUSHU = [
+    *ROUND_KEY,
+    col("seat", I8, "Seat"),
+    col("first_draw_event_idx", I32, "The seat's first draw of the round"),
+    col("is_uninterrupted", BOOL, "No call, kan or kita happened before it"),
+    col("n_orphan_kinds", I8, "Distinct terminal and honor kinds in the 14 tiles after that draw"),
+    col("is_eligible", BOOL, "Kyuushu kyuuhai could be declared: uninterrupted and 9+ kinds"),
+    col("is_declared", BOOL, "Derived: the round stopped on that eligible draw without a win"),
+    col("is_declared_logged", BOOL, "The log labels the round kyuushu kyuuhai and shows this seat's hand"),
+]  # fmt: skip
+
+DERIVED_TABLES: dict[str, list[Column]] = {
+    "hand_states": HAND_STATES,
+    "draw_outcomes": DRAW_OUTCOMES,
+    "round_transitions": ROUND_TRANSITIONS,
+    "furiten": FURITEN,
+    "furiten_passes": FURITEN_PASSES,
+    "win_checks": WIN_CHECKS,
+    "abort_checks": ABORT_CHECKS,
+    "kyuushu": KYUUSHU,
+}
+"""Tables written by the rules layer (``paipu derive``), one part per games part."""
