@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.hands import CODE, HandStates
-from rules.shanten import shanten
+from rules.shanten import regular_distance, shanten, suit_indices
 from rules.visibility import Visibility, at_states
 from rules.waits import KIND_BITS, n_waits, waits_mask
 
@@ -45,8 +45,10 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
     n = len(states.round_id)
     between_turns = np.isin(states.after_action, [-1, CODE["discard"]])
     waiting = between_turns & (states.n_closed == 13 - 3 * states.n_calls.astype(np.int16))
+    # the regular form's distance serves both shanten (every state) and waits (states between turns)
+    distance = regular_distance(suit_indices(states.counts), states.n_calls)
     masks = np.zeros(n, dtype=np.int64)
-    masks[waiting] = waits_mask(states.counts[waiting], states.n_calls[waiting])
+    masks[waiting] = waits_mask(states.counts[waiting], states.n_calls[waiting], distance[waiting])
     tenpai = np.flatnonzero(masks != 0)
     live_public = np.full(n, -1, dtype=np.int16)
     live_actual = np.full(n, -1, dtype=np.int16)
@@ -60,7 +62,7 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
         )
     is_tenpai = masks != 0
     return {
-        "shanten": shanten(states.counts, states.n_calls),
+        "shanten": shanten(states.counts, states.n_calls, distance),
         "waits_mask": np.where(waiting, masks, -1),
         "n_waits": np.where(waiting, n_waits(masks), -1),
         "is_tenpai": np.where(waiting, is_tenpai, -1).astype(np.int8),

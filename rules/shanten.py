@@ -92,16 +92,20 @@ def kokushi_shanten(counts: np.ndarray) -> np.ndarray:
     return 13 - (orphans >= 1).sum(axis=1) - (orphans >= 2).any(axis=1)
 
 
-def shanten(counts: np.ndarray, n_calls: np.ndarray | int = 0) -> np.ndarray:
+def shanten(
+    counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None
+) -> np.ndarray:
     """Return the shanten of each hand (N,) int8: min of regular, seven pairs, thirteen orphans.
 
     ``counts`` is (N, 34) closed-tile counts with 13 - 3 x n_calls tiles (or one more, mid-turn),
-    ``n_calls`` the calls of each hand (an int or (N,)). Seven pairs and thirteen orphans apply only
-    to hands without calls.
+    ``n_calls`` the calls of each hand (an int or (N,)); ``distance``, the regular_distance of the
+    hands when already known. Seven pairs and thirteen orphans apply only to hands without calls.
     """
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
-    result = regular_distance(suit_indices(counts), calls) - 1
+    if distance is None:
+        distance = regular_distance(suit_indices(counts), calls)
+    result = distance - 1
     closed = calls == 0
     special = np.minimum(chiitoitsu_shanten(counts), kokushi_shanten(counts))
     result = np.where(closed, np.minimum(result, special), result)

@@ -84,17 +84,21 @@ def kokushi_waits(counts: np.ndarray) -> np.ndarray:
     return np.where(tenpai, np.where(paired, missing, all_orphans), 0)
 
 
-def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0) -> np.ndarray:
+def waits_mask(
+    counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None
+) -> np.ndarray:
     """Return every hand's waits as a 34-bit mask (N,) int64, over all forms; 0 when not tenpai.
 
     ``counts`` (N, 34) closed-tile counts holding 13 - 3 x n_calls tiles; ``n_calls`` int or (N,).
-    Seven pairs and thirteen orphans count only for hands without calls.
+    Seven pairs and thirteen orphans count only for hands without calls. ``distance``: the hands'
+    regular_distance when already known.
     """
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
     masks = np.zeros(len(counts), dtype=np.int64)
     # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
-    distance = regular_distance(suit_indices(counts), calls)
+    if distance is None:
+        distance = regular_distance(suit_indices(counts), calls)
     near = np.flatnonzero((distance <= 1) | ((distance == 2) & (counts == 4).any(axis=1)))
     for start in range(0, len(near), CHUNK):
         rows = near[start : start + CHUNK]
