@@ -86,13 +86,14 @@ def discarded_mask(
     return mask
 
 
-def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int) -> np.ndarray:
-    """(n_events,) last row < each event of ``rows_of_kind`` by ``seat`` in the same round, else -1."""
+def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int, queries: np.ndarray) -> np.ndarray:
+    """For each query row: the last row before it, in the same round, of ``rows_of_kind`` by ``seat``; else -1."""
     mine = np.flatnonzero(rows_of_kind & (events.seat == seat))
-    pos = np.searchsorted(mine, np.arange(len(events.action)), side="left") - 1
-    found = mine[np.maximum(pos, 0)] if len(mine) else np.zeros(len(events.action), dtype=np.int64)
-    ok = (pos >= 0) & (events.round_id[found] == events.round_id) if len(mine) else np.zeros(len(found), bool)
-    return np.where(ok, found, -1)
+    if not len(mine):
+        return np.full(len(queries), -1, dtype=np.int64)
+    pos = np.searchsorted(mine, queries, side="left") - 1
+    found = mine[np.maximum(pos, 0)]
+    return np.where((pos >= 0) & (events.round_id[found] == events.round_id[queries]), found, -1)
 
 
 def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -110,9 +111,10 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     tsumogiri = np.zeros(len(action), dtype=bool)
     changes_hand = np.isin(action, [CODE[a] for a in ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")])
     for seat in range(4):
-        last_change = _last_row_before(changes_hand, events, seat)
+        discards = np.flatnonzero((events.seat == seat) & (action == CODE["discard"]))
+        last_change = _last_row_before(changes_hand, events, seat, discards)
         drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
-        tsumogiri |= (events.seat == seat) & drew & (tile[np.maximum(last_change, 0)] == tile)
+        tsumogiri[discards] = drew & (tile[np.maximum(last_change, 0)] == tile[discards])
     own &= tsumogiri[:, None]
     hit &= own | (np.arange(4)[None, :] != events.seat[:, None])
     last_release = np.zeros(len(action), dtype=bool)
@@ -159,10 +161,11 @@ def furiten_before(
     by_other = events.seat[pass_rows] != pass_seats
     riichi_row = np.full(len(rows), -1, dtype=np.int64)
     last_discard = np.full(len(rows), -1, dtype=np.int64)
+    is_riichi, is_discard = events.action == CODE["riichi"], events.action == CODE["discard"]
     for seat in range(4):
         at = seats == seat
-        riichi_row[at] = _last_row_before(events.action == CODE["riichi"], events, seat)[rows[at]]
-        last_discard[at] = _last_row_before(events.action == CODE["discard"], events, seat)[rows[at]]
+        riichi_row[at] = _last_row_before(is_riichi, events, seat, rows[at])
+        last_discard[at] = _last_row_before(is_discard, events, seat, rows[at])
     prev = _last_pass_before(pass_rows[by_other], pass_seats[by_other], rows, seats, events)
     own = (waits[rows, seats] & discarded_mask(first, events, rows, seats, inclusive=False)) != 0
     in_riichi = riichi_row >= 0
