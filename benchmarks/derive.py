@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.derive.furiten import furiten_columns
-from pipeline.derive.inputs import game_chunks, part_connection, read_inputs
+from pipeline.derive.inputs import part_connection, read_inputs, split_inputs
 from pipeline.derive.tables import draw_outcome_columns, hand_state_columns, own_discard_furiten
 from pipeline.derive.transitions import transition_columns
 from pipeline.ingest import ingest
@@ -85,9 +85,8 @@ def main() -> None:
         timer = Timer()
         for part in warehouse.table_files("games"):
             con = timer.run("read inputs", part_connection, warehouse.root, part.relative_to(warehouse.root / "games"))
-            for first, last in game_chunks(con):
-                inputs = timer.run("read inputs", read_inputs, con, first, last)
-                derive_timed(inputs, timer)
+            for chunk in split_inputs(timer.run("read inputs", read_inputs, con)):
+                derive_timed(chunk, timer)
     games = report.games
     print(f"{games} games, {report.rounds} rounds from {args.folder}")
     print(f"{'stage':32} {'ms/game':>8}")

@@ -7,6 +7,7 @@ Rounds are numbered 0.. in (game_id, round_idx) order: ``round_id``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,20 +33,17 @@ left join (
     select game_id, round_idx, list(seat) as winner_seats, list(seat) filter (where not is_tsumo) as ron_seats
     from wins group by all
 ) w using (game_id, round_idx)
-where r.game_id between $first and $last
 order by r.game_id, r.round_idx
 """
 
 _WINS_SQL = """
 select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile from wins
-where game_id between $first and $last
 order by game_id, round_idx, win_idx
 """
 
 _EVENTS_SQL = """
 select game_id, round_idx, event_idx, seat, action, tile, from_seat, meld_tiles
 from events
-where game_id between $first and $last
 order by game_id, round_idx, event_idx
 """
 
@@ -90,21 +88,14 @@ def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
 
 
 GAMES_PER_CHUNK = 250
-"""Games derived together: bounds the memory of a derivation whatever the part's size."""
+"""Games derived together: bounds the rules' working memory whatever the part's size."""
 
 
-def game_chunks(con: duckdb.DuckDBPyConnection, size: int = GAMES_PER_CHUNK) -> list[tuple[str, str]]:
-    """(first, last) game ids of consecutive chunks of ``size`` games, in game_id order."""
-    ids = [row[0] for row in con.sql("select game_id from games order by game_id").fetchall()]
-    return [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
-
-
-def read_inputs(con: duckdb.DuckDBPyConnection, first: str = "", last: str = "\uffff") -> RoundInputs:
-    """Read the rounds, events and wins of the games ``first``..``last`` (by id; default all) through
-    a connection with games, rounds, events, wins and draws views."""
-    params = {"first": first, "last": last}
-    rounds = con.sql(_ROUNDS_SQL, params=params).to_arrow_table()
-    events = con.sql(_EVENTS_SQL, params=params).to_arrow_table()
+def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
+    """Read the rounds, events and wins of every game, in game order, through a connection with games,
+    rounds, events, wins and draws views (see part_connection); split_inputs cuts them into chunks."""
+    rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
+    events = con.sql(_EVENTS_SQL).to_arrow_table()
     melds = events["meld_tiles"].combine_chunks()
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
     codes = pc.index_in(events["action"], value_set=pa.array(list(CODE))).to_numpy(zero_copy_only=False)
@@ -120,7 +111,7 @@ def read_inputs(con: duckdb.DuckDBPyConnection, first: str = "", last: str = "\u
         hands_start=_hands_start(rounds),
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
-    return RoundInputs(rounds, events, con.sql(_WINS_SQL, params=params).to_arrow_table(), arrays)
+    return RoundInputs(rounds, events, con.sql(_WINS_SQL).to_arrow_table(), arrays)
 
 
 def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
@@ -137,3 +128,31 @@ def seat_sets(column: pa.ChunkedArray, n: int) -> np.ndarray:
     out = np.zeros((n, 4), dtype=bool)
     out[np.repeat(np.arange(n), lengths), pc.list_flatten(column).to_numpy(zero_copy_only=False)] = True
     return out
+
+
+def split_inputs(inputs: RoundInputs, games_per_chunk: int = GAMES_PER_CHUNK) -> Iterator[RoundInputs]:
+    """Cut a part's inputs (rounds, events and wins all in game order) into chunks of whole games."""
+    game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
+    game_starts = np.flatnonzero(np.r_[True, game_ids[1:] != game_ids[:-1]]) if len(game_ids) else np.zeros(0, int)
+    bounds = np.append(game_starts[::games_per_chunk], len(game_ids))
+    win_rounds = round_positions(inputs.rounds, inputs.wins)
+    ev = inputs.arrays
+    for r0, r1 in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        e0, e1 = np.searchsorted(ev.round_id, [r0, r1]).tolist()
+        w0, w1 = np.searchsorted(win_rounds, [r0, r1]).tolist()
+        m0, m1 = int(ev.meld_offsets[e0]), int(ev.meld_offsets[e1])
+        arrays = EventArrays(
+            round_id=ev.round_id[e0:e1] - r0,
+            event_idx=ev.event_idx[e0:e1],
+            seat=ev.seat[e0:e1],
+            action=ev.action[e0:e1],
+            tile=ev.tile[e0:e1],
+            from_seat=ev.from_seat[e0:e1],
+            meld_offsets=ev.meld_offsets[e0 : e1 + 1] - m0,
+            meld_values=ev.meld_values[m0:m1],
+            hands_start=ev.hands_start[r0:r1],
+            has_red_fives=ev.has_red_fives[r0:r1],
+        )
+        yield RoundInputs(
+            inputs.rounds.slice(r0, r1 - r0), inputs.events.slice(e0, e1 - e0), inputs.wins.slice(w0, w1 - w0), arrays
+        )

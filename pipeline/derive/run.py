@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.derive.inputs import game_chunks, part_connection, read_inputs
+from pipeline.derive.inputs import part_connection, read_inputs, split_inputs
 from pipeline.derive.tables import derive_part
 from pipeline.schema import DERIVED_TABLES, arrow_schema, to_arrow
 from pipeline.store.parquet import AtomicParquetWriter
@@ -47,9 +47,10 @@ def derive(
                 table: stack.enter_context(AtomicParquetWriter(warehouse.root / table / relative, arrow_schema(table)))
                 for table in DERIVED_TABLES
             }
-            # a chunk of games at a time, each written as row groups: memory stays bounded by the chunk
-            for first, last in game_chunks(con):
-                for table, columns in derive_part(read_inputs(con, first, last)).items():
+            # a chunk of games at a time, each written as row groups: the rules' working memory stays
+            # bounded by the chunk
+            for chunk in split_inputs(read_inputs(con)):
+                for table, columns in derive_part(chunk).items():
                     writers[table].write(to_arrow(table, columns))
         for table, writer in writers.items():
             report.rows[table] += writer.rows
