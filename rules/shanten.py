@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.suit_tables import MAX_MELDS, honor_table, number_table
+from rules.suit_tables import CAPPED, MAX_MELDS, capped_tables
 from rules.tiles import TERMINALS_HONORS_34
 
 _WEIGHTS_9 = 5 ** np.arange(9, dtype=np.int64)
@@ -30,14 +30,14 @@ def suit_indices(counts: np.ndarray) -> np.ndarray:
 
 
 def suit_distances(indices: np.ndarray) -> list[np.ndarray]:
-    """Each suit's (N, 5, 2) distances (melds 0-4, pair 0/1) as int16."""
-    number, honor = number_table(), honor_table()
-    return [(number if i < 3 else honor)[indices[:, i]].astype(np.int16) for i in range(4)]
+    """Each suit's (N, 5, 2) distances (melds 0-4, pair 0/1) as int8 (capped, see suit_tables.CAPPED)."""
+    number, honor = capped_tables()
+    return [(number if i < 3 else honor)[indices[:, i]] for i in range(4)]
 
 
 def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Min-plus convolution of two (N, 5, 2) distance arrays over melds and the (single) pair."""
-    out = np.full_like(a, 10_000)
+    out = np.full_like(a, NONE)
     for m_a in range(MAX_MELDS + 1):
         for m_b in range(MAX_MELDS + 1 - m_a):
             for p_a in (0, 1):
@@ -47,14 +47,17 @@ def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+NONE = np.int8(4 * CAPPED + 7)
+"""Start value of a minimum: above any sum of capped distances, still an int8."""
+
 CHUNK = 1 << 15
 """Rows per numpy pass: small enough for the working arrays to stay in the CPU cache."""
 
 
 def regular_distance(indices: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
-    """Fewest tiles to add so the closed tiles hold (4 - n_calls) melds and a pair: (N,) int16."""
+    """Fewest tiles to add so the closed tiles hold (4 - n_calls) melds and a pair: (N,) int8."""
     need = MAX_MELDS - np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(indices),))
-    out = np.empty(len(indices), dtype=np.int16)
+    out = np.empty(len(indices), dtype=np.int8)
     for start in range(0, len(indices), CHUNK):
         rows = slice(start, start + CHUNK)
         suits = suit_distances(indices[rows])
@@ -65,13 +68,13 @@ def regular_distance(indices: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
 def best_split(a: np.ndarray, b: np.ndarray, melds: np.ndarray, pair: int) -> np.ndarray:
     """Min over splits of ``melds`` (per row) and ``pair`` between two (N, 5, 2) distance arrays."""
     melds = np.broadcast_to(np.asarray(melds), (len(a),))
-    best = np.full(len(a), 10_000, dtype=np.int16)
+    best = np.full(len(a), NONE, dtype=np.int8)
     values = np.unique(melds)
     for value in values.tolist():
         # rows needing the same number of melds share plain slices (no per-row gathers)
         rows = slice(None) if len(values) == 1 else np.flatnonzero(melds == value)
         a_rows, b_rows = a[rows], b[rows]
-        out = np.full(len(a_rows), 10_000, dtype=np.int16)
+        out = np.full(len(a_rows), NONE, dtype=np.int8)
         for m_a in range(max(0, value - MAX_MELDS), min(value, MAX_MELDS) + 1):
             for p_a in range(pair + 1):
                 np.minimum(out, a_rows[:, m_a, p_a] + b_rows[:, value - m_a, pair - p_a], out=out)

@@ -93,10 +93,20 @@ TABLE_FILE = "suit_tables.npz"
 """The generated tables, in ``rules/data``."""
 
 
+CAPPED = 30
+"""Distances are capped here when loaded (a real one is at most 14): sums over four suits then fit in int8."""
+
+
 @cache
 def _load() -> dict[str, np.ndarray]:
     with resources.files("rules").joinpath("data", TABLE_FILE).open("rb") as handle, np.load(handle) as npz:
         return {"number": npz["number"], "honor": npz["honor"]}
+
+
+@cache
+def capped_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(number, honor) tables with distances capped at CAPPED, for int8 arithmetic."""
+    return np.minimum(number_table(), CAPPED), np.minimum(honor_table(), CAPPED)
 
 
 def number_table() -> np.ndarray:

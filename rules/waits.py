@@ -22,7 +22,7 @@ from rules.shanten import (
     suit_distances,
     suit_indices,
 )
-from rules.suit_tables import honor_table, number_table
+from rules.suit_tables import capped_tables
 from rules.tiles import N_KINDS, TERMINALS_HONORS_34
 
 KIND_BITS = np.int64(1) << np.arange(N_KINDS, dtype=np.int64)
@@ -47,18 +47,19 @@ def regular_waits(counts: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
     indices = suit_indices(counts)
     others = _others(suit_distances(indices))
     masks = np.zeros(len(counts), dtype=np.int64)
+    number, honor = capped_tables()
     for kind in range(N_KINDS):
         suit, weight = _SUIT_OF[kind], _WEIGHT_OF[kind]
-        table = number_table() if suit < 3 else honor_table()
+        table = number if suit < 3 else honor
         held = counts[:, kind]
         index = indices[:, suit]
-        added = table[np.where(held < 4, index + weight, index)].astype(np.int16)
+        added = table[np.where(held < 4, index + weight, index)]
         completes = (best_split(added, others[suit], need, 1) == 0) & (held < 4)
         fifth = held == 4
         if fifth.any():
             # a fifth copy: that kind must give a triplet (rest: one meld fewer + a pair) or the pair
-            as_triplet = table[np.where(fifth, index - 2 * weight, index)].astype(np.int16)
-            as_pair = table[np.where(fifth, index - weight, index)].astype(np.int16)
+            as_triplet = table[np.where(fifth, index - 2 * weight, index)]
+            as_pair = table[np.where(fifth, index - weight, index)]
             fifth_completes = (best_split(as_triplet, others[suit], need - 1, 1) == 0) | (
                 best_split(as_pair, others[suit], need, 0) == 0
             )
