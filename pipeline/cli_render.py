@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.audit import CheckResult
@@ -29,7 +30,7 @@ def render_ingest(console: Console, report: IngestReport, seconds: float) -> Non
     console.print(f"games: {report.games} new, rounds: {report.rounds} ({seconds:.1f} s, {rate:.0f} games/s)")
     problems = [p for p in report.problems if p[1] in ("quarantined", "not_a_log")]
     for path, status, error in problems[:MAX_PROBLEMS_SHOWN]:
-        console.print(f"  [yellow]{status}[/yellow] {error or path}", highlight=False, soft_wrap=True)
+        console.print(f"  [yellow]{status}[/yellow] {escape(error or path)}", highlight=False, soft_wrap=True)
     if len(problems) > MAX_PROBLEMS_SHOWN:
         console.print(f'  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more: paipu sql "from manifest"')
 
