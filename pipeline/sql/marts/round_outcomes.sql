@@ -8,6 +8,9 @@
 --   abortive_draw_rate     = abortive draws of any kind / all rounds
 --   abortive_rate_<kind>   = abortive draws of that kind / all rounds
 --   draw_rate              = rounds not won (exhaustive, nagashi mangan or abortive) / all rounds
+--   exhaustive_draw_rate_2011_study = exhaustive draws / rounds, both leaving out East 1 honba 0 rounds and
+--                            kyuushu kyuuhai and suufon renda aborts (the definition of a published 2011 Houou
+--                            study, which found 14.67%)
 with labelled as (
     select
         case $by
@@ -15,7 +18,10 @@ with labelled as (
             when 'year' then coalesce(g.year::varchar, 'unknown')
             when 'source' then g.source
         end as group_value,
-        r.game_id, r.end_kind, d.kind
+        r.game_id, r.end_kind, d.kind,
+        -- the 2011 study's population: not East 1 honba 0, not a kyuushu or suufon abort
+        not (r.round_wind = 0 and r.kyoku = 0 and r.honba = 0)
+            and coalesce(d.kind, '') not in ('kyuushu_kyuuhai', 'suufon_renda') as in_2011_study
     from rounds as r
     join games as g using (game_id)
     left join draws as d using (game_id, round_idx)
@@ -35,7 +41,9 @@ counts as (
         count(*) filter (where kind = 'suufon_renda') as abortive_rate_suufon_renda,
         count(*) filter (where kind = 'suucha_riichi') as abortive_rate_suucha_riichi,
         count(*) filter (where kind = 'suukaikan') as abortive_rate_suukaikan,
-        count(*) filter (where kind = 'sanchahou') as abortive_rate_sanchahou
+        count(*) filter (where kind = 'sanchahou') as abortive_rate_sanchahou,
+        count(*) filter (where in_2011_study and kind = 'exhaustive') as exhaustive_draw_rate_2011_study,
+        count(*) filter (where in_2011_study) as n_rounds_2011_study
     from labelled
     group by group_value
 ),
@@ -51,13 +59,16 @@ definitions (name, ord, per, definition) as (
         ('abortive_rate_suufon_renda', 8, 'round', 'suufon renda (four same winds discarded first) / all rounds'),
         ('abortive_rate_suucha_riichi', 9, 'round', 'suucha riichi (four riichi) / all rounds'),
         ('abortive_rate_suukaikan', 10, 'round', 'suukaikan (four kans by more than one player) / all rounds'),
-        ('abortive_rate_sanchahou', 11, 'round', 'sanchahou (triple ron aborts) / all rounds')
+        ('abortive_rate_sanchahou', 11, 'round', 'sanchahou (triple ron aborts) / all rounds'),
+        ('exhaustive_draw_rate_2011_study', 12, 'study_round',
+         'exhaustive draws / rounds, both without East 1 honba 0 rounds and kyuushu or suufon aborts '
+         '(a published 2011 Houou study: 14.67%)')
 ),
 unpivoted as (
     unpivot counts
     on rounds_per_game, win_rate, exhaustive_draw_rate, nagashi_mangan_rate, draw_rate, abortive_draw_rate,
        abortive_rate_kyuushu_kyuuhai, abortive_rate_suufon_renda, abortive_rate_suucha_riichi,
-       abortive_rate_suukaikan, abortive_rate_sanchahou
+       abortive_rate_suukaikan, abortive_rate_sanchahou, exhaustive_draw_rate_2011_study
     into name name value numerator
 ),
 final as (
@@ -65,7 +76,8 @@ final as (
         d.name,
         u.group_value,
         u.numerator,
-        case d.per when 'game' then u.n_games else u.n_rounds end as denominator,
+        case d.per when 'game' then u.n_games when 'study_round' then u.n_rounds_2011_study else u.n_rounds end
+            as denominator,
         d.definition,
         d.ord
     from unpivoted as u
