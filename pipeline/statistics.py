@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -13,9 +14,28 @@ GROUPINGS = ("all", "room", "year", "source")
 """Values of ``--by``: one group, or per room / year / source format."""
 
 
+NOT_PROPORTIONS = frozenset({"rounds_per_game", "furiten_passes_per_round"})
+"""Ratios whose numerator is not a subset of the denominator: no binomial interval for them."""
+
+Z_95 = 1.959963984540054
+"""Standard normal quantile of a two-sided 95% interval."""
+
+
+def wilson_interval(numerator: int, denominator: int, z: float = Z_95) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion numerator/denominator (95% by default); None when
+    the denominator is 0."""
+    if denominator <= 0:
+        return None
+    p = numerator / denominator
+    centre = (p + z * z / (2 * denominator)) / (1 + z * z / denominator)
+    half = z * math.sqrt(p * (1 - p) / denominator + z * z / (4 * denominator**2)) / (1 + z * z / denominator)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 @dataclass(frozen=True)
 class Stat:
-    """One statistic of one group: a count ratio with its definition."""
+    """One statistic of one group: a count ratio with its definition and, for a proportion, its 95%
+    Wilson interval (ci_low, ci_high; null otherwise)."""
 
     name: str
     group: dict[str, Any] | None
@@ -23,6 +43,8 @@ class Stat:
     denominator: int
     value: float | None
     definition: str
+    ci_low: float | None = None
+    ci_high: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON object printed by ``paipu stats --json``."""
@@ -46,17 +68,22 @@ def rules_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
 
 
 def _stats(rows: list[tuple], by: str) -> list[Stat]:
-    return [
-        Stat(
-            name=name,
-            group=None if by == "all" else {by: group_value},
-            numerator=int(num),
-            denominator=int(den),
-            value=float(value) if den else None,
-            definition=definition,
+    out = []
+    for name, group_value, num, den, value, definition in rows:
+        interval = None if name in NOT_PROPORTIONS else wilson_interval(int(num), int(den))
+        out.append(
+            Stat(
+                name=name,
+                group=None if by == "all" else {by: group_value},
+                numerator=int(num),
+                denominator=int(den),
+                value=float(value) if den else None,
+                definition=definition,
+                ci_low=interval[0] if interval else None,
+                ci_high=interval[1] if interval else None,
+            )
         )
-        for name, group_value, num, den, value, definition in rows
-    ]
+    return out
 
 
 @dataclass(frozen=True)

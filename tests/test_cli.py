@@ -27,7 +27,7 @@ PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
 GZIPPED = "Tenhou-Paifu-Logger/test/test_data/2022060222gm-0001-0000-f47dd061&tw=3.mjlog"
 """A gzip-compressed mjlog (truncated below to make a corrupt file)."""
 
-STAT_KEYS = {"name", "group", "numerator", "denominator", "value", "definition"}
+STAT_KEYS = {"name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high"}
 RATE_NAMES = {"exhaustive_draw_rate", "win_rate", "abortive_rate_kyuushu_kyuuhai"}
 
 runner = CliRunner()
@@ -200,6 +200,10 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
         assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
         if stat["name"] != "rounds_per_game":
             assert 0 <= stat["numerator"] <= stat["denominator"], stat
+        if stat["name"] in ("rounds_per_game", "furiten_passes_per_round"):
+            assert stat["ci_low"] is None and stat["ci_high"] is None, stat
+        else:  # a 95% interval around the proportion
+            assert 0 <= stat["ci_low"] <= stat["value"] <= stat["ci_high"] <= 1, stat
     names = [s["name"] for s in stats]
     assert len(names) == len(set(names))
     assert set(names) >= RATE_NAMES

@@ -38,3 +38,13 @@ def test_rules_rates_count_the_derived_tables(tenhou_db) -> None:
     )
     declared = tenhou_db.execute("select count(*) from kyuushu where is_declared_logged").fetchall()[0][0]
     assert stats["kyuushu_declared_rate"].numerator == declared
+
+
+def test_wilson_interval_matches_a_known_value() -> None:
+    from pipeline.statistics import wilson_interval
+
+    # 15 of 100: the Wilson 95% interval is 0.0931 to 0.2328
+    low, high = wilson_interval(15, 100)
+    assert round(low, 4) == 0.0931 and round(high, 4) == 0.2328
+    assert wilson_interval(0, 0) is None
+    assert wilson_interval(0, 10)[0] == 0.0
