@@ -74,12 +74,13 @@ def render_stats(console: Console, stats: list[Stat]) -> None:
     it on a wide console, or listed once below the table on a narrow one."""
     wide = console.width >= WIDE_CONSOLE
     table = Table()
-    for name in ("group", "statistic", "value", "n / of"):
+    for name in ("group", "statistic", "value", "95% CI", "n / of"):
         table.add_column(name, no_wrap=True)
     if wide:
         table.add_column("definition")
     for s in stats:
-        row = [_group_label(s.group), s.name, _format_value(s), f"{s.numerator} / {s.denominator}"]
+        interval = "" if s.ci_low is None else f"{s.ci_low:.1%} - {s.ci_high:.1%}"
+        row = [_group_label(s.group), s.name, _format_value(s), interval, f"{s.numerator} / {s.denominator}"]
         table.add_row(*row, *([s.definition] if wide else []))
     console.print(table)
     if wide:
