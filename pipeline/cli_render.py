@@ -61,7 +61,7 @@ def _format_value(s: Stat) -> str:
     if s.name == "rounds_per_game":
         return f"{s.value:.2f}"
     if s.name == "furiten_passes_per_round":
-        return f"{100 * s.value:.2f} per 100 rounds"
+        return f"{100 * s.value:.2f}/100"
     return f"{s.value:.2%}"
 
 
@@ -74,13 +74,15 @@ def render_stats(console: Console, stats: list[Stat]) -> None:
     it on a wide console, or listed once below the table on a narrow one."""
     wide = console.width >= WIDE_CONSOLE
     table = Table()
-    for name in ("group", "statistic", "value", "95% CI", "n / of"):
+    grouped = any(s.group is not None for s in stats)
+    for name in ("group", "statistic", "value", "95% CI", "n / of")[0 if grouped else 1 :]:
         table.add_column(name, no_wrap=True)
     if wide:
         table.add_column("definition")
     for s in stats:
-        interval = "" if s.ci_low is None else f"{s.ci_low:.1%} - {s.ci_high:.1%}"
-        row = [_group_label(s.group), s.name, _format_value(s), interval, f"{s.numerator} / {s.denominator}"]
+        interval = "" if s.ci_low is None else f"{100 * s.ci_low:.1f}-{100 * s.ci_high:.1f}%"
+        row = [s.name, _format_value(s), interval, f"{s.numerator} / {s.denominator}"]
+        row = [_group_label(s.group), *row] if grouped else row
         table.add_row(*row, *([s.definition] if wide else []))
     console.print(table)
     if wide:
