@@ -19,8 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, HandStates
+from rules.hands import CODE, EventArrays, HandStates, last_row_per_round
 from rules.waits import KIND_BITS
+
+RELEASES = [CODE["discard"], CODE["kakan"]]
+"""Actions that release a tile others may ron: a discard, an added kan (chankan)."""
 
 
 @dataclass
@@ -45,17 +48,32 @@ def _state_keys(states: HandStates, events: EventArrays) -> np.ndarray:
     return np.where(states.event_row >= 0, 2 * states.event_row, 2 * first_row[states.round_id] - 1)
 
 
+def state_before(
+    states: HandStates, events: EventArrays, rows: np.ndarray, seats: np.ndarray, usable: np.ndarray | None = None
+) -> np.ndarray:
+    """For queries (event row, seat): the seat's last state strictly before the event in the same round,
+    among the ``usable`` states (default all); -1 when there is none."""
+    keys = _state_keys(states, events)
+    out = np.full(len(rows), -1, dtype=np.int64)
+    for seat in range(4):
+        mine = np.flatnonzero((states.seat == seat) & (True if usable is None else usable))
+        at = np.flatnonzero(seats == seat)
+        if not len(mine) or not len(at):
+            continue
+        pos = np.searchsorted(keys[mine], 2 * rows[at], side="left") - 1
+        found = mine[np.maximum(pos, 0)]
+        out[at] = np.where((pos >= 0) & (states.round_id[found] == events.round_id[rows[at]]), found, -1)
+    return out
+
+
 def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArrays) -> np.ndarray:
     """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none)."""
-    keys = _state_keys(states, events)
     n = len(events.action)
     out = np.zeros((n, 4), dtype=np.int64)
+    rows = np.arange(n)
     for seat in range(4):
-        mine = np.flatnonzero((states.seat == seat) & (waits_mask >= 0))
-        pos = np.searchsorted(keys[mine], 2 * np.arange(n), side="left") - 1
-        found = mine[np.maximum(pos, 0)]
-        same_round = (pos >= 0) & (states.round_id[found] == events.round_id)
-        out[:, seat] = np.where(same_round, waits_mask[found], 0)
+        found = state_before(states, events, rows, np.full(n, seat), usable=waits_mask >= 0)
+        out[:, seat] = np.where(found >= 0, waits_mask[np.maximum(found, 0)], 0)
     return out
 
 
@@ -101,7 +119,7 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     seat and not ronned by this seat, or discarded by the seat itself. ``ron_seats`` (n_rounds, 4)
     marks the seats that won by ron on their round's last discard or added kan."""
     action, tile = events.action, events.tile
-    released = np.isin(action, [CODE["discard"], CODE["kakan"]])
+    released = np.isin(action, RELEASES)
     bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
     hit = (waits & bit[:, None]) != 0
     hit &= released[:, None]
@@ -118,9 +136,8 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     own &= tsumogiri[:, None]
     hit &= own | (np.arange(4)[None, :] != events.seat[:, None])
     last_release = np.zeros(len(action), dtype=bool)
-    rel_rows = np.flatnonzero(released)
-    last_of_round = rel_rows[np.r_[events.round_id[rel_rows][1:] != events.round_id[rel_rows][:-1], True]]
-    last_release[last_of_round] = True
+    last_of_round = last_row_per_round(events, released)
+    last_release[last_of_round[last_of_round >= 0]] = True
     # the seats that ronned the round's last released tile did not pass it
     hit &= ~(last_release[:, None] & ron_seats[events.round_id])
     rows, seats = np.nonzero(hit)

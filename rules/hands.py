@@ -75,6 +75,14 @@ class HandStates:
         return self.counts.sum(axis=1, dtype=np.int16)
 
 
+def last_row_per_round(events: EventArrays, rows_mask: np.ndarray) -> np.ndarray:
+    """(n_rounds,) the last event row of each round among ``rows_mask`` (-1 where the round has none)."""
+    rows = np.flatnonzero(rows_mask)
+    last = np.full(len(events.hands_start), -1, dtype=np.int64)
+    last[events.round_id[rows]] = rows
+    return last
+
+
 def tile_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(event row, 136-id, delta) for every tile entering or leaving a closed hand."""
     action = events.action

@@ -95,9 +95,7 @@ def kokushi_shanten(counts: np.ndarray) -> np.ndarray:
     return 13 - (orphans >= 1).sum(axis=1) - (orphans >= 2).any(axis=1)
 
 
-def shanten(
-    counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None
-) -> np.ndarray:
+def shanten(counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None) -> np.ndarray:
     """Return the shanten of each hand (N,) int8: min of regular, seven pairs, thirteen orphans.
 
     ``counts`` is (N, 34) closed-tile counts with 13 - 3 x n_calls tiles (or one more, mid-turn),

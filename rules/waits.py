@@ -85,9 +85,7 @@ def kokushi_waits(counts: np.ndarray) -> np.ndarray:
     return np.where(tenpai, np.where(paired, missing, all_orphans), 0)
 
 
-def waits_mask(
-    counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None
-) -> np.ndarray:
+def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None) -> np.ndarray:
     """Return every hand's waits as a 34-bit mask (N,) int64, over all forms; 0 when not tenpai.
 
     ``counts`` (N, 34) closed-tile counts holding 13 - 3 x n_calls tiles; ``n_calls`` int or (N,).

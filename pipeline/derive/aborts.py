@@ -10,8 +10,8 @@ import numpy as np
 
 from pipeline.derive.inputs import RoundInputs, per_seat
 from rules.aborts import derive_aborts
-from rules.furiten import furiten_before
-from rules.hands import CODE
+from rules.furiten import RELEASES, furiten_before
+from rules.hands import last_row_per_round
 from rules.waits import KIND_BITS
 
 
@@ -19,9 +19,7 @@ def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, pa
     """(n_rounds,) seats that could ron the round's last discard or added kan (waits, not furiten)."""
     ev = inputs.arrays
     n_rounds = inputs.rounds.num_rows
-    released = np.flatnonzero(np.isin(ev.action, [CODE["discard"], CODE["kakan"]]))
-    last = np.full(n_rounds, -1, dtype=np.int64)
-    last[ev.round_id[released]] = released
+    last = last_row_per_round(ev, np.isin(ev.action, RELEASES))
     rounds = np.flatnonzero(last >= 0)
     rows = np.repeat(last[rounds], 4)
     seats = np.tile(np.arange(4), len(rounds))

@@ -12,38 +12,27 @@ import numpy as np
 from pipeline.columns import Coded
 from pipeline.derive.aborts import abort_columns, could_ron_last
 from pipeline.derive.inputs import RoundInputs, per_seat, round_positions, seat_sets
-from rules.furiten import FURITEN_KINDS, classify_passes, current_waits, find_passes, furiten_before, furiten_intervals
-from rules.hands import CODE, HandStates
+from rules.furiten import (
+    FURITEN_KINDS,
+    RELEASES,
+    classify_passes,
+    current_waits,
+    find_passes,
+    furiten_before,
+    furiten_intervals,
+    state_before,
+)
+from rules.hands import CODE, HandStates, last_row_per_round
 from rules.waits import KIND_BITS, waits_mask
 
 
 def _win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
     """Event row at which each win's tile arrived: the round's last draw (tsumo) or last discard/kakan."""
     ev = inputs.arrays
-    n_rounds = inputs.rounds.num_rows
-    last = {}
-    for name, actions in (("draw", [CODE["draw"]]), ("release", [CODE["discard"], CODE["kakan"]])):
-        rows = np.flatnonzero(np.isin(ev.action, actions))
-        table = np.full(n_rounds, -1, dtype=np.int64)
-        table[ev.round_id[rows]] = rows
-        last[name] = table
+    last_draw = last_row_per_round(ev, ev.action == CODE["draw"])
+    last_release = last_row_per_round(ev, np.isin(ev.action, RELEASES))
     tsumo = inputs.wins["is_tsumo"].to_numpy(zero_copy_only=False)
-    return np.where(tsumo, last["draw"][round_of_win], last["release"][round_of_win])
-
-
-def _state_before(states: HandStates, rows: np.ndarray, seats: np.ndarray, rounds: np.ndarray) -> np.ndarray:
-    """Index of each seat's last hand state strictly before an event row of the same round."""
-    out = np.full(len(rows), -1, dtype=np.int64)
-    for seat in range(4):
-        mine = np.flatnonzero(states.seat == seat)
-        at = np.flatnonzero(seats == seat)
-        key = np.where(states.event_row[mine] >= 0, 2 * states.event_row[mine], -1)
-        # deals sort before every event of their round: order by (round, key)
-        order = np.lexsort((key, states.round_id[mine]))
-        mine, key = mine[order], key[order]
-        pos = np.searchsorted(states.round_id[mine] * (1 << 40) + key, rounds[at] * (1 << 40) + 2 * rows[at]) - 1
-        out[at] = mine[np.maximum(pos, 0)]
-    return out
+    return np.where(tsumo, last_draw[round_of_win], last_release[round_of_win])
 
 
 def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, first: np.ndarray,
@@ -53,7 +42,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     round_of_win = round_positions(rounds, wins)
     seats = wins["seat"].to_numpy().astype(np.int64)
     rows = _win_rows(inputs, round_of_win)
-    before = _state_before(states, rows, seats, round_of_win)
+    before = state_before(states, inputs.arrays, rows, seats)
     masks = waits_mask(states.counts[before], states.n_calls[before])
     tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
     own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, first, rows, seats)

@@ -7,11 +7,15 @@ Derivations, in order (each adds the columns its docstring lists):
 4. draw outcomes (here)          tenpai by Tenhou's rule at every exhaustive draw, per seat
 5. rules.nagashi                 nagashi mangan from the ponds and calls
 6. derive.transitions            draw payments (rules.payments), next round (rules.rotation)
+7. derive.furiten                furiten intervals and passes, win checks (rules.furiten)
+8. derive.aborts                 abortive draws (rules.aborts), sanchahou from seats able to ron
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.columns import ColumnValues
 from pipeline.derive.furiten import furiten_columns
@@ -19,7 +23,7 @@ from pipeline.derive.inputs import RoundInputs, per_seat
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
 from rules.furiten import discarded_mask, first_discards
-from rules.hands import EventArrays, HandStates, hand_states
+from rules.hands import EventArrays, HandStates, hand_states, last_row_per_round
 from rules.nagashi import nagashi_eligible
 from rules.visibility import Visibility, visibility
 
@@ -69,13 +73,6 @@ def hand_state_columns(
     }
 
 
-def _last_event_rows(round_id: np.ndarray, n_rounds: int) -> np.ndarray:
-    """(n_rounds,) row of each round's last event (events are in round order)."""
-    last = np.full(n_rounds, -1, dtype=np.int64)
-    last[round_id] = np.arange(len(round_id))
-    return last
-
-
 def draw_outcome_columns(
     inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], vis: Visibility
 ) -> dict:
@@ -92,7 +89,7 @@ def draw_outcome_columns(
     formal = analysis["is_tenpai"][rows] == 1
     pure = analysis["is_pure_karaten"][rows] == 1
     # live waits as they stand at the draw: after the round's last event, not the seat's own last discard
-    end_row = _last_event_rows(inputs.arrays.round_id, rounds.num_rows)[round_ids]
+    end_row = last_row_per_round(inputs.arrays, np.ones(len(inputs.arrays.action), dtype=bool))[round_ids]
     masks = np.maximum(analysis["waits_mask"][rows], 0)
     live_public, live_actual, _ = live_waits(masks, states.counts[rows], vis.public[end_row], vis.closed_all[end_row])
     live_public = np.where(formal, live_public, -1)
@@ -117,15 +114,19 @@ def draw_outcome_columns(
     }
 
 
-def _shown_matches(rounds, round_ids: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:  # noqa: ANN001
+def _shown_matches(rounds: pa.Table, round_ids: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """1 where the shown hand equals the tracked closed tiles, 0 where not, -1 where not shown."""
-    out = np.full(len(round_ids), -1, dtype=np.int8)
-    shown_hands = rounds["hands_shown"]
-    for i, (r, s) in enumerate(zip(round_ids.tolist(), seats.tolist(), strict=True)):
-        hand = shown_hands[r].as_py()[s]
-        if hand:
-            out[i] = int(np.array_equal(np.bincount(np.asarray(hand) // 4, minlength=34), counts[i]))
-    return out
+    per_seat_hands = pc.list_flatten(
+        pc.fill_null(rounds["hands_shown"], pa.scalar([[]] * 4, rounds["hands_shown"].type))
+    )
+    lengths = pc.list_value_length(per_seat_hands).to_numpy(zero_copy_only=False).reshape(-1, 4)
+    tiles = pc.list_flatten(per_seat_hands).to_numpy(zero_copy_only=False).astype(np.int64)
+    owner = np.repeat(np.arange(lengths.size), lengths.ravel())
+    shown = np.zeros((lengths.size, 34), dtype=np.int16)
+    np.add.at(shown, (owner, tiles // 4), 1)
+    cell = round_ids * 4 + seats
+    equal = (shown[cell] == counts).all(axis=1)
+    return np.where(lengths.ravel()[cell] > 0, equal, -1).astype(np.int8)
 
 
 def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
