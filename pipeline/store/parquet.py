@@ -16,9 +16,9 @@ TEMP_SUFFIX = ".tmp"
 """Suffix of files being written; never matched by readers (they read ``*.parquet``)."""
 
 
-def file_metadata(extra: dict[str, str] | None = None) -> dict[bytes, bytes]:
-    """Return the key-value metadata stored in every Parquet file (paipu and schema version + extra)."""
-    meta = {"paipu_version": __version__, "paipu_schema_version": SCHEMA_VERSION, **(extra or {})}
+def file_metadata() -> dict[bytes, bytes]:
+    """Return the key-value metadata stored in every Parquet file: paipu's and the schema's version."""
+    meta = {"paipu_version": __version__, "paipu_schema_version": SCHEMA_VERSION}
     return {k.encode(): v.encode() for k, v in meta.items()}
 
 
@@ -28,7 +28,15 @@ def dictionary_columns(schema: pa.Schema) -> list[str]:
     return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
 
 
-def write_parquet_atomic(table: pa.Table, path: Path, extra_metadata: dict[str, str] | None = None) -> None:
+def _publish(tmp: Path, path: Path, expected_rows: int) -> None:
+    """Read the temp file's footer back, check its row count, rename it into place."""
+    written = pq.ParquetFile(tmp).metadata.num_rows
+    if written != expected_rows:
+        raise WarehouseError(f"{path}: wrote {written} rows, expected {expected_rows}")
+    os.replace(tmp, path)
+
+
+def write_parquet_atomic(table: pa.Table, path: Path) -> None:
     """Write ``table`` to ``path`` (zstd) so that readers see either the old file or the new one.
 
     The data goes to a temp file in the same folder, its footer is read back and its row count
@@ -37,7 +45,7 @@ def write_parquet_atomic(table: pa.Table, path: Path, extra_metadata: dict[str, 
     """
     tmp = path.with_name(f"{path.name}.{os.getpid()}{TEMP_SUFFIX}")
     meta = dict(table.schema.metadata or {})
-    meta.update(file_metadata(extra_metadata))
+    meta.update(file_metadata())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(
@@ -46,10 +54,7 @@ def write_parquet_atomic(table: pa.Table, path: Path, extra_metadata: dict[str, 
             compression="zstd",
             use_dictionary=dictionary_columns(table.schema),
         )
-        written = pq.ParquetFile(tmp).metadata.num_rows
-        if written != table.num_rows:
-            raise WarehouseError(f"{path}: wrote {written} rows, expected {table.num_rows}")
-        os.replace(tmp, path)
+        _publish(tmp, path, table.num_rows)
     except OSError as exc:
         raise WarehouseError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
@@ -100,10 +105,7 @@ class AtomicParquetWriter:
                 self.path.unlink(missing_ok=True)
                 return
             self.writer.close()
-            written = pq.ParquetFile(self.tmp).metadata.num_rows
-            if written != self.rows:
-                raise WarehouseError(f"{self.path}: wrote {written} rows, expected {self.rows}")
-            os.replace(self.tmp, self.path)
+            _publish(self.tmp, self.path, self.rows)
         except OSError as exc:
             raise WarehouseError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         finally:
