@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pipeline import __version__
 from pipeline.dedup import Deduplicator, Resolution
-from pipeline.errors import NotALogError, ParseError, WarehouseError
+from pipeline.errors import NotALogError, ParseError
 from pipeline.schema import new_buffers
 from pipeline.sources import tenhou_xml
 from pipeline.sources.base import ParsedGame
@@ -238,6 +238,3 @@ def _count(report: IngestReport, results: list[FileResult], chosen: list[ParsedG
             report.problems.append((r.path, r.status, r.error or ""))
     report.games += len(chosen)
     report.rounds += sum(g.n_rounds for g in chosen)
-
-
-__all__ = ["IngestReport", "WarehouseError", "discover_files", "ingest", "read_file"]

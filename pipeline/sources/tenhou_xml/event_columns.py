@@ -12,15 +12,10 @@ import numpy as np
 from pipeline.columns import Coded
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_xml.elements import Elements
+from rules.hands import ACTIONS, CODE
 
-ACTIONS = (
-    "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita",
-    "riichi", "riichi_accepted", "dora", "disconnect", "reconnect",
-)  # fmt: skip
-"""Event action names by code (draw = 0, discard = 1, ...)."""
-
-ACTION_CODE = {name: code for code, name in enumerate(ACTIONS)}
-"""Event action name -> code."""
+ACTION_CODE = CODE
+"""Event action name -> code (the rules layer's vocabulary, rules.hands.ACTIONS)."""
 
 ROW_FIELDS = ("round_idx", "seat", "action", "tile", "from_seat", "meld_tiles", "source_index")
 """Fields of an event row tuple from a per-tag handler; -1 (or None for meld_tiles) when absent."""

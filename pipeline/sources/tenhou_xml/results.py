@@ -40,7 +40,7 @@ class ResultReader:
     def agari(self, attrs: dict[str, str], index: int) -> None:
         """AGARI: one win row; owari closes the game."""
         state = self.state
-        state._require_round("AGARI")
+        state.require_round("AGARI")
         seat, from_seat = int(attrs["who"]), int(attrs["fromWho"])
         fu, points, limit = ints_attr(attrs["ten"])[:3]
         yaku_ids, yaku_han = self._yaku(attrs)
@@ -86,7 +86,7 @@ class ResultReader:
     def ryuukyoku(self, attrs: dict[str, str], index: int) -> None:
         """RYUUKYOKU: one draw row, with the hands shown (the tenpai seats at an exhaustive draw)."""
         state = self.state
-        state._require_round("RYUUKYOKU")
+        state.require_round("RYUUKYOKU")
         kind = draw_kind(attrs.get("type", ""))
         shown = [tiles_attr(attrs.get(f"hai{s}")) if f"hai{s}" in attrs else [] for s in range(4)]
         if "sc" in attrs:

@@ -130,7 +130,7 @@ class GameState:
 
     def result_recorded(self, is_win: bool, scores_post: list[int]) -> None:
         """Note that the round has a result (AGARI or RYUUKYOKU)."""
-        self._require_round("result")
+        self.require_round("result")
         self.round["n_results"] += 1
         self.round["n_winners"] += int(is_win)
         self.round["scores_post"] = scores_post
@@ -160,13 +160,14 @@ class GameState:
             self.tables["rounds"]["is_last"][-1] = True
 
     # --- in-round events -----------------------------------------------------------------------
-    def _require_round(self, what: str) -> None:
+    def require_round(self, what: str) -> None:
+        """Raise ParseError when an in-round element comes outside a round."""
         if not self.in_round:
             raise ParseError(f"{what} outside a round")
 
     def call(self, seat: int, code: int, index: int) -> None:
         """N: decode the call; the seat the tile came from is absolute."""
-        self._require_round("call")
+        self.require_round("call")
         meld = decode_meld(code)
         from_seat = (seat + meld.from_rel) % 4 if meld.action in _FROM_OTHERS else -1
         row = (self.round_idx, seat, ACTION_CODE[meld.action], meld.tile, from_seat, list(meld.tiles), index)
@@ -174,7 +175,7 @@ class GameState:
 
     def riichi(self, seat: int, step: int, index: int) -> None:
         """REACH step 1 (declared) or 2 (accepted: the stick is on the table)."""
-        self._require_round("riichi")
+        self.require_round("riichi")
         if step not in (1, 2):
             raise ParseError(f"unknown REACH step {step}", round_idx=self.round_idx, tag="REACH")
         action = ACTION_CODE["riichi" if step == 1 else "riichi_accepted"]
@@ -182,7 +183,7 @@ class GameState:
 
     def new_dora(self, tile: int, index: int) -> None:
         """DORA: a new dora indicator is revealed."""
-        self._require_round("dora")
+        self.require_round("dora")
         self.events.append((self.round_idx, -1, ACTION_CODE["dora"], tiles_attr(str(tile))[0], -1, None, index))
 
     # --- the end -------------------------------------------------------------------------------
