@@ -4,7 +4,8 @@ In a nullable column, a numpy array of integers uses -1 for null (every paipu in
 null is otherwise non-negative: seats, tiles, indexes); a numpy column for a boolean field holds 1,
 0 or -1 (null); a non-nullable column keeps its values as they are (shanten -1 is a value);
 a 2-D numpy array is a fixed-size list column (one row per row).
-A ``Coded`` column holds small integer codes into a tuple of strings (-1: null). Per-game pieces are
+A ``Coded`` column holds small integer codes into a tuple of strings (-1: null); a ``Repeated`` piece
+is one string repeated (a game's id on each of its rows), concatenated into a ``Coded``. Per-game pieces are
 concatenated per batch and turned into Arrow once, which is far cheaper than per game.
 """
 
@@ -28,7 +29,18 @@ class Coded:
         return len(self.codes)
 
 
-ColumnValues = list | np.ndarray | Coded
+@dataclass(frozen=True)
+class Repeated:
+    """One string value on ``count`` rows (e.g. a game's id on every event of the game)."""
+
+    value: str
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+
+ColumnValues = list | np.ndarray | Coded | Repeated
 """What a parser may put in a column buffer."""
 
 
@@ -36,12 +48,16 @@ def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
     """Concatenate one column's pieces (all of one kind, or lists mixed with empty pieces)."""
     kinds = {type(p) for p in parts if len(p)}
     if not kinds:
-        return parts[0] if parts else []
+        return []
     if kinds == {list}:
         return list(chain.from_iterable(parts))
     if kinds == {np.ndarray}:
         arrays = [p for p in parts if len(p)]
         return np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+    if kinds == {Repeated}:
+        pieces = [p for p in parts if len(p)]
+        codes = np.repeat(np.arange(len(pieces), dtype=np.int32), [p.count for p in pieces])
+        return Coded(codes, tuple(p.value for p in pieces))
     if kinds == {Coded}:
         coded = [p for p in parts if len(p)]
         if any(c.categories != coded[0].categories for c in coded):
@@ -53,10 +69,13 @@ def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
 def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = True) -> pa.Array:
     """Convert column values to an Arrow array of ``type_`` (codes -> strings; in a nullable
     column, numpy -1 -> null: a non-nullable column keeps negative values such as shanten -1)."""
+    if isinstance(values, Repeated):
+        values = concat_columns([values])
     if isinstance(values, Coded):
         dictionary = pa.array(values.categories, pa.string())
         null = values.codes < 0
-        codes = pa.array(values.codes, pa.int8(), mask=null if null.any() else None)
+        code_type = pa.int8() if len(values.categories) < 128 else pa.int32()
+        codes = pa.array(values.codes, code_type, mask=null if null.any() else None)
         return pa.DictionaryArray.from_arrays(codes, dictionary).cast(type_)
     if isinstance(values, np.ndarray) and values.ndim == 2:
         flat = pa.array(values.ravel(), type_.value_type)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,14 +42,18 @@ def discover_files(paths: Iterable[Path]) -> list[Path]:
         if path.is_file():
             found.add(path.resolve())
         elif path.is_dir():
-            found.update(
-                p.resolve()
-                for p in path.rglob("*")
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            found.update(_files_below(path.resolve()))
         else:
             raise FileNotFoundError(f"no such file or folder: {path}")
     return sorted(found)
+
+
+def _files_below(folder: Path) -> Iterator[Path]:
+    """Yield the files below a folder (absolute), skipping hidden files and folders."""
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        base = Path(root)
+        yield from (base / name for name in names if not name.startswith(".") and (base / name).is_file())
 
 
 def detect_format(data: bytes) -> str | None:
@@ -136,27 +141,38 @@ def ingest(
     known = _known_files(warehouse)
     dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport()
-    for batch in _batches(files, batch_size):
-        with _collector_paused():
-            results = _read_batch(batch, known, report, on_file)
-        resolution = dedup.resolve(results)
-        report.changed_parts |= warehouse.remove_games([old for old, _ in resolution.superseded])
-        written = warehouse.write_games(resolution.chosen)
-        report.changed_parts |= {stored.part for stored in written.values()}
-        dedup.record_written(written)
-        rows = _manifest_rows(results)
-        _add_superseded_rows(rows, warehouse, resolution, {r.path for r in results})
-        warehouse.upsert_manifest(rows)
-        _count(report, results, resolution.chosen)
-        # the batch's parsed games are written: let them go before the next batch is read
-        del results, resolution, written, rows
+    with _collector_paused():
+        for batch in _batches(files, batch_size):
+            _ingest_batch(batch, warehouse, dedup, known, report, on_file)
     return report
+
+
+def _ingest_batch(
+    batch: list[Path],
+    warehouse: Warehouse,
+    dedup: Deduplicator,
+    known: dict[str, tuple[str, str]],
+    report: IngestReport,
+    on_file: Callable[[int], None] | None,
+) -> None:
+    """Read, deduplicate and write one batch of files, and record them in the manifest."""
+    results = _read_batch(batch, known, report, on_file)
+    resolution = dedup.resolve(results)
+    report.changed_parts |= warehouse.remove_games([old for old, _ in resolution.superseded])
+    written = warehouse.write_games(resolution.chosen)
+    report.changed_parts |= {stored.part for stored in written.values()}
+    dedup.record_written(written)
+    rows = _manifest_rows(results)
+    _add_superseded_rows(rows, warehouse, resolution, {r.path for r in results})
+    warehouse.upsert_manifest(rows)
+    _count(report, results, resolution.chosen)
 
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a batch is parsed: parsing makes no cycles,
-    and full collections over the batch's many objects cost a fifth of the time, freeing nothing."""
+    """Pause Python's cyclic garbage collector during the ingest: parsing and writing make no
+    cycles, and full collections over a batch's many objects cost a fifth of the time, freeing nothing.
+    A batch's games are freed by reference counting once the batch is written."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

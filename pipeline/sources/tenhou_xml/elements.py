@@ -20,10 +20,14 @@ DRAW, DISCARD = 0, 1
 _SEAT_OF_LETTER = np.full(256, -1, dtype=np.int64)
 _SEAT_OF_LETTER[[ord(c) for c in "TUVW"]] = [0, 1, 2, 3]
 _SEAT_OF_LETTER[[ord(c) for c in "DEFG"]] = [4, 5, 6, 7]  # discards: seat + 4
-_LT, _GT, _ZERO = ord("<"), ord(">"), ord("0")
+_LT, _GT = ord("<"), ord(">")
 _ENDS_TILE = np.zeros(256, dtype=bool)
 _ENDS_TILE[[ord(c) for c in "/> \t\r\n"]] = True
 _PAD = b"\0\0\0\0\0\0"
+_DIGIT = np.full(256, -1, dtype=np.int64)
+_DIGIT[ord("0") : ord("9") + 1] = np.arange(10)
+_NOT_AN_ELEMENT = np.zeros(256, dtype=bool)
+_NOT_AN_ELEMENT[[ord(c) for c in "/?!"]] = True  # closing tags, declarations, comments
 _NAME = re.compile(r"[A-Za-z]+")
 
 
@@ -40,12 +44,14 @@ class Elements:
 
 
 def _digits(buf: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Read the decimal number starting at each position (1-3 digits); return (value, n_digits)."""
-    d = [buf[at + k].astype(np.int64) - _ZERO for k in range(4)]
-    ok = [(x >= 0) & (x <= 9) for x in d]
-    n = 1 + ok[1] + (ok[1] & ok[2]) + (ok[1] & ok[2] & ok[3])
-    value = np.select([n == 1, n == 2, n == 3], [d[0], d[0] * 10 + d[1], d[0] * 100 + d[1] * 10 + d[2]], 9999)
-    return value, n
+    """Read the decimal number starting at each position (1-3 digits); return (value, n_digits).
+
+    A fourth digit is left for the caller's end-of-element check to reject."""
+    d0, d1, d2 = _DIGIT[buf[at]], _DIGIT[buf[at + 1]], _DIGIT[buf[at + 2]]
+    two = d1 >= 0
+    three = two & (d2 >= 0)
+    value = np.where(three, d0 * 100 + d1 * 10 + d2, np.where(two, d0 * 10 + d1, d0))
+    return value, 1 + two + three
 
 
 def scan_elements(data: bytes) -> Elements:
@@ -65,41 +71,39 @@ def scan_elements(data: bytes) -> Elements:
         bad = int(np.flatnonzero(ends[:-1] > starts[1:])[0])
         raise ParseError(f"malformed markup: '<' inside an element at byte {int(starts[bad + 1])}")
     letter_seat = _SEAT_OF_LETTER[buf[starts + 1]]
-    second = buf[starts + 2].astype(np.int64) - _ZERO
-    is_tile = (letter_seat >= 0) & (second >= 0) & (second <= 9)
+    is_tile = (letter_seat >= 0) & (_DIGIT[buf[starts + 2]] >= 0)
     tile_at = np.flatnonzero(is_tile)
     value, n_digits = _digits(buf, starts[tile_at] + 2)
     after = buf[starts[tile_at] + 2 + n_digits]
-    well_formed = (value < 1000) & _ENDS_TILE[after]
+    well_formed = _ENDS_TILE[after]
     if not np.all(well_formed):
         bad = int(tile_at[np.flatnonzero(~well_formed)[0]])
         text = data[starts[bad] : ends[bad] + 1].decode("utf-8", "replace")
         raise ParseError(f"malformed draw/discard element {text!r}", tag=text.strip("</>"))
     seat_code = letter_seat[tile_at]
+    named_at = np.flatnonzero(~is_tile & ~_NOT_AN_ELEMENT[buf[starts + 1]])
     # an ASCII document (names are percent-encoded) is decoded once; byte offsets are then str offsets
     text = data.decode("ascii") if data.isascii() else None
     named = [
-        (i, *_split_named(text[a + 1 : b] if text is not None else data[a + 1 : b].decode("utf-8", "replace")))
-        for i, a, b in zip(
-            np.flatnonzero(~is_tile).tolist(), starts[~is_tile].tolist(), ends[~is_tile].tolist(), strict=True
-        )
+        _split_named(i, text[a + 1 : b] if text is not None else data[a + 1 : b].decode("utf-8", "replace"))
+        for i, a, b in zip(named_at.tolist(), starts[named_at].tolist(), ends[named_at].tolist(), strict=True)
     ]
     return Elements(
         tile_index=tile_at,
         tile_seat=seat_code % 4,
         tile_action=np.where(seat_code >= 4, DISCARD, DRAW),
         tile_value=value,
-        named=[n for n in named if n[1]],
+        named=named,
         is_cut=is_cut,
     )
 
 
-def _split_named(inner: str) -> tuple[str, str]:
-    """Return (name, attribute text) of an element's inside; ('', '') for closing tags,
-    declarations and comments."""
-    if inner[:1] in ("/", "?", "!"):
-        return "", ""
-    match = _NAME.match(inner)
+def _split_named(index: int, inner: str) -> tuple[int, str, str]:
+    """Return (index, name, attribute text) of an element from its inside, e.g. (9, 'N', ' who="1" m="3"/')."""
+    name = inner.partition(" ")[0]
+    if name.isalpha():
+        return index, name, inner[len(name) :]
+    match = _NAME.match(inner)  # other whitespace after the name, or a bare '<NAME/>'
     if match is None:
         raise ParseError(f"malformed element <{inner[:40]}>")
-    return match.group(0), inner[match.end() :]
+    return index, match.group(0), inner[match.end() :]

@@ -7,6 +7,7 @@ a daiminkan (relative seat 1-3) or an ankan (relative seat 0).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from pipeline.errors import ParseError
@@ -52,8 +53,11 @@ def _decode_kan(m: int) -> Meld:
     return Meld("ankan" if from_rel == 0 else "daiminkan", tile, tiles, from_rel)
 
 
+@cache
 def decode_meld(m: int) -> Meld:
-    """Decode a Tenhou call code into a Meld; raises ParseError for a code out of range."""
+    """Decode a Tenhou call code into a Meld; raises ParseError for a code out of range.
+
+    Cached: a code always decodes the same, and there are at most 65,536 of them."""
     if not 0 <= m < 1 << 16:
         raise ParseError(f"call code {m} out of range", tag="N")
     if m & 0x4:

@@ -25,6 +25,8 @@ from pipeline.sources.tenhou_xml.state import GameState
 SOURCE = "tenhou_xml"
 
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
+_N_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+m="(\d+)"\s*/?$')
+_REACH_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+(?:ten="[\d,]*"\s+)?step="(\d+)"\s*/?$')
 _LOG_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{8})")
 
 
@@ -113,8 +115,15 @@ class _DocumentReader:
         return self._finish(elements)
 
     def _named_tag(self, name: str, attr_text: str, index: int) -> None:
-        attrs = dict(_ATTR.findall(attr_text))
         state = self.state
+        # the most frequent tags in the server's own attribute order: read without an attribute dict
+        if name == "N" and (found := _N_AS_WRITTEN.match(attr_text)):
+            state.call(int(found[1]), int(found[2]), index)
+            return
+        if name == "REACH" and (found := _REACH_AS_WRITTEN.match(attr_text)):
+            state.riichi(int(found[1]), int(found[2]), index)
+            return
+        attrs = dict(_ATTR.findall(attr_text))
         if name == "INIT":
             if not self.first_init:
                 self.first_init = attr_text

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
@@ -196,7 +197,7 @@ class GameState:
         self._fill_events(elements)
         for table in ("rounds", "wins", "draws"):
             buf = self.tables[table]
-            buf["game_id"] = [self.game_id] * len(buf["round_idx"])
+            buf["game_id"] = Repeated(self.game_id, len(buf["round_idx"]))
         games = self.tables["games"]
         for name, value in (
             ("game_id", self.game_id), ("source", source), ("fingerprint", fingerprint),
@@ -216,7 +217,7 @@ class GameState:
         red = self.rules is not None and self.rules.has_red_fives
         starts = np.asarray(self.round_starts, dtype=np.int64)
         columns = event_columns(elements, self.events, starts, self.n_rounds, red)
-        columns["game_id"] = [self.game_id] * len(columns["round_idx"])
+        columns["game_id"] = Repeated(self.game_id, len(columns["round_idx"]))
         self.tables["events"] = columns
         self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
 
