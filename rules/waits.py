@@ -14,15 +14,13 @@ import numpy as np
 from rules.shanten import (
     CHUNK,
     MAX_MELDS,
-    best_split,
     chiitoitsu_shanten,
-    combine,
     kokushi_shanten,
     regular_distance,
-    suit_distances,
+    suit_classes_of,
     suit_indices,
 )
-from rules.suit_tables import capped_tables
+from rules.suit_classes import honor_classes, number_classes, regular_from_classes, suit_classes
 from rules.tiles import N_KINDS, TERMINALS_HONORS_34
 
 KIND_BITS = np.int64(1) << np.arange(N_KINDS, dtype=np.int64)
@@ -32,57 +30,88 @@ _SUIT_OF = np.arange(N_KINDS) // 9
 _WEIGHT_OF = 5 ** (np.arange(N_KINDS) % 9)
 
 
-def _others(suits: list[np.ndarray]) -> list[np.ndarray]:
-    """For each suit, the combined distances of the three other suits."""
-    return [combine(combine(suits[b], suits[c]), suits[d]) for b, c, d in ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))]
+_SUIT_KINDS = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
+
+
+def _distance_with_suit(
+    classes: tuple[np.ndarray, ...], suit: int, suit_classes: np.ndarray, melds: np.ndarray, pair: int
+) -> np.ndarray:
+    """Regular-form distance of hands whose suit ``suit`` has the classes ``suit_classes`` instead
+    (broadcast: (N,) or (N, k) against the other suits' (N,))."""
+    suits = [c[:, None] if suit_classes.ndim == 2 else c for c in classes]
+    suits[suit] = suit_classes
+    return regular_from_classes(*suits, melds, pair)
+
+
+def _fifth_copy_waits(
+    counts: np.ndarray, indices: np.ndarray, classes: tuple[np.ndarray, ...], need: np.ndarray
+) -> np.ndarray:
+    """Kinds a hand holds four of whose (impossible) fifth copy would complete it, as masks (N,).
+
+    The fifth copy makes a triplet (the rest: one meld fewer and a pair) or the pair."""
+    masks = np.zeros(len(counts), dtype=np.int64)
+    rows, kinds = np.nonzero(counts == 4)
+    for suit in range(4):
+        of_suit = _SUIT_OF[kinds] == suit
+        r, k = rows[of_suit], kinds[of_suit]
+        if not len(r):
+            continue
+        class_of = number_classes if suit < 3 else honor_classes
+        others = tuple(c[r] for c in classes)
+        index, weight = indices[r, suit], _WEIGHT_OF[k]
+        as_triplet = _distance_with_suit(others, suit, class_of(index - 2 * weight), np.maximum(need[r] - 1, 0), 1)
+        as_pair = _distance_with_suit(others, suit, class_of(index - weight), need[r], 0)
+        completes = (as_triplet == 0) | (as_pair == 0)
+        np.bitwise_or.at(masks, r[completes], KIND_BITS[k[completes]])
+    return masks
 
 
 def regular_waits(counts: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
     """Waits of the regular form (melds + a pair) as masks (N,) int64; 0 when not tenpai.
 
-    ``counts`` (N, 34) must hold 13 - 3 x n_calls tiles.
+    ``counts`` (N, 34) must hold 13 - 3 x n_calls tiles. Every kind of a suit is tried at once:
+    the suit's class with that tile added (rules.suit_classes) against the other suits.
     """
-    counts = counts.astype(np.int64)
-    need = MAX_MELDS - np.asarray(n_calls, dtype=np.int64)
+    need = MAX_MELDS - np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
     indices = suit_indices(counts)
-    others = _others(suit_distances(indices))
+    classes = suit_classes_of(indices)
+    tables = suit_classes()
     masks = np.zeros(len(counts), dtype=np.int64)
-    number, honor = capped_tables()
-    for kind in range(N_KINDS):
-        suit, weight = _SUIT_OF[kind], _WEIGHT_OF[kind]
-        table = number if suit < 3 else honor
-        held = counts[:, kind]
-        index = indices[:, suit]
-        added = table[np.where(held < 4, index + weight, index)]
-        completes = (best_split(added, others[suit], need, 1) == 0) & (held < 4)
-        fifth = held == 4
-        if fifth.any():
-            # a fifth copy: that kind must give a triplet (rest: one meld fewer + a pair) or the pair
-            as_triplet = table[np.where(fifth, index - 2 * weight, index)]
-            as_pair = table[np.where(fifth, index - weight, index)]
-            fifth_completes = (best_split(as_triplet, others[suit], need - 1, 1) == 0) | (
-                best_split(as_pair, others[suit], need, 0) == 0
-            )
-            completes |= fifth & fifth_completes
-        masks |= np.where(completes, KIND_BITS[kind], 0)
+    for suit, kinds in enumerate(_SUIT_KINDS):
+        added = (tables.number_added if suit < 3 else tables.honor_added)[indices[:, suit]]
+        distance = _distance_with_suit(classes, suit, np.maximum(added, 0), need[:, None], 1)
+        completes = (distance == 0) & (added >= 0)
+        masks |= np.bitwise_or.reduce(np.where(completes, KIND_BITS[kinds], 0), axis=1)
+    if (counts == 4).any():
+        masks |= _fifth_copy_waits(counts, indices, classes, need)
     return masks
+
+
+def kind_masks(flags: np.ndarray) -> np.ndarray:
+    """(N, 34) bool -> (N,) int64 34-bit masks (bit k: kind k)."""
+    packed = np.zeros((len(flags), 8), dtype=np.uint8)
+    packed[:, :5] = np.packbits(flags, axis=1, bitorder="little")
+    return packed.view("<i8").ravel().astype(np.int64)
 
 
 def chiitoitsu_waits(counts: np.ndarray) -> np.ndarray:
     """Seven-pairs waits (N,) int64: the single kind of a hand with six other distinct pairs."""
-    tenpai = chiitoitsu_shanten(counts) == 0
-    singles = (counts == 1) @ KIND_BITS
-    return np.where(tenpai, singles, 0)
+    masks = np.zeros(len(counts), dtype=np.int64)
+    tenpai = np.flatnonzero(chiitoitsu_shanten(counts) == 0)
+    masks[tenpai] = kind_masks(counts[tenpai] == 1)
+    return masks
 
 
 def kokushi_waits(counts: np.ndarray) -> np.ndarray:
     """Thirteen-orphans waits (N,) int64: all thirteen kinds, or the one missing beside a pair."""
-    tenpai = kokushi_shanten(counts) == 0
-    orphans = counts[:, TERMINALS_HONORS_34]
-    all_orphans = KIND_BITS[TERMINALS_HONORS_34].sum()
-    missing = (orphans == 0) @ KIND_BITS[TERMINALS_HONORS_34]
+    masks = np.zeros(len(counts), dtype=np.int64)
+    tenpai = np.flatnonzero(kokushi_shanten(counts) == 0)
+    orphans = counts[tenpai][:, TERMINALS_HONORS_34]
+    missing = np.zeros((len(tenpai), N_KINDS), dtype=bool)
+    missing[:, TERMINALS_HONORS_34] = orphans == 0
     paired = (orphans >= 2).any(axis=1)
-    return np.where(tenpai, np.where(paired, missing, all_orphans), 0)
+    masks[tenpai] = np.where(paired, kind_masks(missing), KIND_BITS[TERMINALS_HONORS_34].sum())
+    return masks
 
 
 def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None) -> np.ndarray:
@@ -102,8 +131,8 @@ def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.n
     for start in range(0, len(near), CHUNK):
         rows = near[start : start + CHUNK]
         masks[rows] = regular_waits(counts[rows], calls[rows])
-    closed = calls == 0
-    masks |= np.where(closed, chiitoitsu_waits(counts) | kokushi_waits(counts), 0)
+    closed = np.flatnonzero(calls == 0)
+    masks[closed] |= chiitoitsu_waits(counts[closed]) | kokushi_waits(counts[closed])
     return masks
 
 
