@@ -28,7 +28,7 @@ from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import PaipuError, WarehouseError
 from pipeline.ingest import discover_files, ingest
-from pipeline.statistics import GROUPINGS, round_outcome_stats, rules_stats, run_checks
+from pipeline.statistics import GROUPINGS, round_outcome_stats, rules_stats, run_checks, score_stats
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
 EXIT_VIOLATIONS, EXIT_USAGE, EXIT_QUARANTINED, EXIT_WAREHOUSE, EXIT_INTERNAL = 1, 2, 3, 4, 70
@@ -186,7 +186,7 @@ def stats_command(
         _error(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
         raise typer.Exit(EXIT_USAGE)
     con = connect(Warehouse(warehouse))
-    stats = round_outcome_stats(con, by) + rules_stats(con, by)
+    stats = round_outcome_stats(con, by) + rules_stats(con, by) + score_stats(con, by)
     if as_json:
         sys.stdout.write(json.dumps({"stats": [s.to_json() for s in stats]}, ensure_ascii=False) + "\n")
     else:

@@ -14,7 +14,7 @@ GROUPINGS = ("all", "room", "year", "source")
 """Values of ``--by``: one group, or per room / year / source format."""
 
 
-NOT_PROPORTIONS = frozenset({"rounds_per_game", "furiten_passes_per_round"})
+NOT_PROPORTIONS = frozenset({"rounds_per_game", "furiten_passes_per_round", "furiten_passes_with_yaku_per_round"})
 """Ratios whose numerator is not a subset of the denominator: no binomial interval for them."""
 
 Z_95 = 1.959963984540054
@@ -51,20 +51,29 @@ class Stat:
         return asdict(self)
 
 
-def round_outcome_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
-    """Return the round outcome rates (marts/round_outcomes.sql), grouped by ``by`` (see GROUPINGS)."""
+def mart_stats(con: duckdb.DuckDBPyConnection, mart: str, by: str = "all") -> list[Stat]:
+    """Return the statistics of one mart (``pipeline/sql/marts/<mart>.sql``: rows of name, group value,
+    numerator, denominator, value, definition), grouped by ``by`` (see GROUPINGS); raises ValueError
+    for another ``by``."""
     if by not in GROUPINGS:
         raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-    rows = con.execute(load_sql("marts", "round_outcomes"), {"by": by}).fetchall()
-    return _stats(rows, by)
+    return _stats(con.execute(load_sql("marts", mart), {"by": by}).fetchall(), by)
+
+
+def round_outcome_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
+    """Return the round outcome rates (marts/round_outcomes.sql), grouped by ``by`` (see GROUPINGS)."""
+    return mart_stats(con, "round_outcomes", by)
 
 
 def rules_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
     """Return the rules layer's rates (marts/rules_rates.sql): furiten passes, riichi in furiten,
     karaten at draws, grouped by ``by``."""
-    if by not in GROUPINGS:
-        raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-    return _stats(con.execute(load_sql("marts", "rules_rates"), {"by": by}).fetchall(), by)
+    return mart_stats(con, "rules_rates", by)
+
+
+def score_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
+    """Return the fu and han distributions of wins (marts/score_distributions.sql), grouped by ``by``."""
+    return mart_stats(con, "score_distributions", by)
 
 
 def _stats(rows: list[tuple], by: str) -> list[Stat]:

@@ -37,6 +37,10 @@ def source_file(db, game_id: str) -> str:
         ("win_tile_in_waits", 950),
         ("abortive_kind", 1150),
         ("kyuushu_eligible", 13),
+        ("fu", 1000),
+        ("han", 1000),
+        ("yaku", 1000),
+        ("points", 1000),
     ],
 )
 def test_every_check_agrees_on_standard_server_logs(audit, tenhou_db, check: str, minimum_total: int) -> None:

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
-from pipeline.statistics import GROUPINGS
+from pipeline.statistics import GROUPINGS, NOT_PROPORTIONS
 from pipeline.store.warehouse import Warehouse
 
 PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
@@ -200,7 +200,7 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
         assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
         if stat["name"] != "rounds_per_game":
             assert 0 <= stat["numerator"] <= stat["denominator"], stat
-        if stat["name"] in ("rounds_per_game", "furiten_passes_per_round"):
+        if stat["name"] in NOT_PROPORTIONS:
             assert stat["ci_low"] is None and stat["ci_high"] is None, stat
         else:  # a 95% interval around the proportion
             assert 0 <= stat["ci_low"] <= stat["value"] <= stat["ci_high"] <= 1, stat
@@ -222,6 +222,13 @@ def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa:
         assert (stats[name]["numerator"], stats[name]["denominator"]) == (numerator, n_rounds), name
     assert stats["abortive_rate_kyuushu_kyuuhai"]["numerator"] > 0  # the real logs hold kyuushu kyuuhai draws
     assert stats["rounds_per_game"]["denominator"] == count("select count(*) from games")
+    # fu and han distributions: the server's own labels give the same counts (scoring agrees on every win)
+    n_wins = count("select count(*) from wins_scored where points is not null")
+    assert (stats["fu_share_30"]["numerator"], stats["fu_share_30"]["denominator"]) == (
+        count("select count(*) from wins_scored where points is not null and fu = 30"), n_wins
+    )
+    assert stats["han_share_13_plus"]["numerator"] == count("select count(*) from wins where han >= 13")
+    assert sum(s["numerator"] for name, s in stats.items() if name.startswith("han_share_")) == n_wins
 
 
 @pytest.mark.parametrize("by", [g for g in GROUPINGS if g != "all"])

@@ -7,6 +7,8 @@ for a ron whether the winner was furiten (own discard, temporary, riichi).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from pipeline.columns import Coded
@@ -15,6 +17,7 @@ from pipeline.derive.inputs import RoundInputs, per_seat, round_positions, seat_
 from rules.furiten import (
     FURITEN_KINDS,
     RELEASES,
+    Passes,
     classify_passes,
     current_waits,
     find_passes,
@@ -23,10 +26,12 @@ from rules.furiten import (
     state_before,
 )
 from rules.hands import CODE, HandStates, last_row_per_round
+from rules.scoring import Context, has_yaku, melds_before, ron_hands
+from rules.scoring.situation import situations
 from rules.waits import KIND_BITS, waits_mask
 
 
-def _win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
+def win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
     """Event row at which each win's tile arrived: the round's last draw (tsumo) or last discard/kakan."""
     ev = inputs.arrays
     last_draw = last_row_per_round(ev, ev.action == CODE["draw"])
@@ -41,7 +46,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     wins, rounds = inputs.wins, inputs.rounds
     round_of_win = round_positions(rounds, wins)
     seats = wins["seat"].to_numpy().astype(np.int64)
-    rows = _win_rows(inputs, round_of_win)
+    rows = win_rows(inputs, round_of_win)
     before = state_before(states, inputs.arrays, rows, seats)
     masks = waits_mask(states.counts[before], states.n_calls[before])
     tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
@@ -59,6 +64,31 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
         "is_furiten": np.where(ron, own | temporary | riichi, -1).astype(np.int8),
         "furiten_kind": Coded(np.where(ron, kind, -1).astype(np.int8), FURITEN_KINDS),
     }
+
+
+def pass_has_yaku(inputs: RoundInputs, states: HandStates, passes: Passes) -> np.ndarray:
+    """Per pass: would the win it let go have had a yaku (dora aside), 1/0 (rules.scoring.has_yaku).
+
+    The hand is the passer's closed tiles just before the tile came plus that tile, with the melds it
+    had called; a passed tsumo (the seat's own draw) is scored as a tsumo, the rest as rons."""
+    ev, rounds = inputs.arrays, inputs.rounds
+    rows, seats = passes.event_row, passes.seat
+    before = state_before(states, ev, rows, seats)
+    rid = ev.round_id[rows]
+    is_tsumo = passes.from_seat == seats
+    hands = ron_hands(states.counts[before], passes.tile // 4, *melds_before(ev, rows, seats))
+    hands = replace(hands, is_tsumo=is_tsumo)
+    dealer = rounds["dealer"].to_numpy().astype(np.int64)[rid]
+    n_players = rounds["n_players"].to_numpy().astype(np.int64)[rid]
+    flags = situations(ev, rid, seats, is_tsumo, dealer, n_players, win_row=rows)
+    context = Context.plain(
+        len(rows),
+        seat_wind=(seats - dealer) % n_players,
+        round_wind=rounds["round_wind"].to_numpy().astype(np.int64)[rid],
+        has_kuitan=rounds["has_kuitan"].to_numpy(zero_copy_only=False).astype(bool)[rid],
+        **flags,
+    )
+    return has_yaku(hands, context).astype(np.int8)
 
 
 def furiten_columns(
@@ -90,7 +120,7 @@ def furiten_columns(
         "was_furiten": classified.was_furiten,
         "in_riichi": classified.in_riichi,
         "furiten_kind": Coded(kind_codes.astype(np.int8), FURITEN_KINDS),
-        "has_yaku": np.full(len(rid), -1, dtype=np.int8),
+        "has_yaku": pass_has_yaku(inputs, states, classified),
     }
     intervals = furiten_intervals(ev, states, own, classified)
     return {

@@ -23,7 +23,7 @@ from rules.hands import CODE, EventArrays
 _ROUNDS_SQL = """
 select r.game_id, r.round_idx, r.round_wind, r.kyoku, r.dealer, r.dora_indicator, r.honba, r.riichi_sticks,
        r.scores_pre, r.scores_post, r.hands_start, r.end_kind, r.n_winners, r.is_last, g.n_players,
-       g.has_red_fives, g.is_custom_rule, g.is_server_log, g.is_complete, g.is_hanchan, g.n_rounds,
+       g.has_red_fives, g.has_kuitan, g.is_custom_rule, g.is_server_log, g.is_complete, g.is_hanchan, g.n_rounds,
        g.started_at, g.log_quirks,
        d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas, w.winner_seats, w.ron_seats
 from rounds r
@@ -37,7 +37,8 @@ order by r.game_id, r.round_idx
 """
 
 _WINS_SQL = """
-select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile from wins
+select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile, hand, melds, n_kita, dora_indicators,
+       ura_indicators, (select g.has_kuitan from games g where g.game_id = wins.game_id) as has_kuitan from wins
 order by game_id, round_idx, win_idx
 """
 

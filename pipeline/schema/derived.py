@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from pipeline.schema.base import BOOL, I8, I16, I32, I64, ROUND_KEY, STR, Column, col
+from pipeline.schema.scoring import SCORING_TABLES
 
 HAND_STATES = [
     *ROUND_KEY,
@@ -87,7 +88,10 @@ FURITEN_PASSES = [
     col("was_furiten", BOOL, "The seat was furiten already (any kind)"),
     col("in_riichi", BOOL, "The seat had declared riichi"),
     col("furiten_kind", STR, "The furiten the pass leaves: own_discard (its own discard), temporary, riichi"),
-    col("has_yaku", BOOL, "A ron on the tile would have had a yaku (null until scoring exists)", True),
+    col(
+        "has_yaku", BOOL,
+        "A win on the tile would have had a yaku, dora aside (rules.scoring; a passed tsumo scored as a tsumo)", True,
+    ),  # fmt: skip
 ]  # fmt: skip
 
 WIN_CHECKS = [
@@ -134,5 +138,6 @@ DERIVED_TABLES: dict[str, list[Column]] = {
     "win_checks": WIN_CHECKS,
     "abort_checks": ABORT_CHECKS,
     "kyuushu": KYUUSHU,
+    **SCORING_TABLES,
 }
 """Tables written by the rules layer (``paipu derive``), one part per games part."""

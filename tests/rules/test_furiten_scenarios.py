@@ -323,8 +323,8 @@ def test_a_pass_on_a_tile_without_yaku_still_makes_furiten(tmp_path: Path) -> No
     rnd.ron(0, 1)
     con = derived(tmp_path, game)
     assert passes(con) == [a_pass(no_yaku, P5, 1, False, "temporary"), a_pass(second, Z6, 2, True, "temporary")]
-    has_yaku = con.sql("select has_yaku from furiten_passes where seat = 0").fetchall()
-    assert has_yaku == [(None,), (None,)]  # not derived until scoring exists
+    has_yaku = con.sql("select has_yaku from furiten_passes where seat = 0 order by event_idx").fetchall()
+    assert has_yaku == [(False,), (True,)]  # the open shanpon on 5p has no yaku; hatsu is yakuhai
     assert win_check(con) == {
         "is_tsumo": False, "waits_mask": bits(P5, Z6), "is_tile_in_waits": True, "is_furiten": False,
         "furiten_kind": None,

@@ -3,6 +3,7 @@
 --   furiten_passes_per_round        = furiten passes / all rounds (shown per 100 rounds); a pass: a tenpai seat lets a
 --                                     winning tile go (another's discard or added kan not ronned, or its
 --                                     own drawn winning tile discarded); yaku are not considered
+--   furiten_passes_with_yaku_per_round = the passes whose win would have had a yaku, dora aside / all rounds
 --   riichi_in_furiten_rate          = riichi declarations whose hand, right after the riichi discard,
 --                                     has a wait among the seat's own discards / riichi declarations
 --   karaten_share_of_tenpai_at_draw = seats tenpai at an exhaustive draw (Tenhou's rule) with every
@@ -27,7 +28,7 @@ round_counts as (
     from rounds join game_groups as g using (game_id) group by all
 ),
 pass_counts as (
-    select g.group_value, count(*) as n_passes
+    select g.group_value, count(*) as n_passes, count(*) filter (where has_yaku) as n_passes_with_yaku
     from furiten_passes join game_groups as g using (game_id) group by all
 ),
 riichi_discards as (
@@ -71,6 +72,11 @@ final as (
            r.n_rounds as denominator, coalesce(p.n_passes, 0) / r.n_rounds as value, 1 as ord,
            'furiten passes / all rounds (a winning tile let go by a tenpai seat; yaku not considered)'
                as definition
+    from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
+    union all
+    select 'furiten_passes_with_yaku_per_round', r.group_value, coalesce(p.n_passes_with_yaku, 0), r.n_rounds,
+           coalesce(p.n_passes_with_yaku, 0) / r.n_rounds, 1.5,
+           'furiten passes on which the win let go would have had a yaku (dora aside) / all rounds'
     from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
     union all
     select 'riichi_in_furiten_rate', group_value, n_furiten, n_riichi, n_furiten / n_riichi, 2,
