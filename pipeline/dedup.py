@@ -9,6 +9,7 @@ A file read again (its content or paipu's version changed) replaces its own stor
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pipeline.sources.base import ParsedGame
 from pipeline.store.warehouse import StoredGame
@@ -28,6 +29,8 @@ class Deduplicator:
     def __init__(self, stored: dict[str, StoredGame]) -> None:
         self.stored = stored
         self.ids = {s.game_id: fp for fp, s in stored.items()}
+        # the format each game id was stored from: its part's source=... folder
+        self.id_sources = {s.game_id: _source_of_part(s.part) for s in stored.values()}
 
     def resolve(self, results: list) -> Resolution:
         """Choose the copy to store of every game of a batch; set each file result's status.
@@ -60,10 +63,18 @@ class Deduplicator:
     def _claim_id(self, game: ParsedGame, result) -> bool:  # noqa: ANN001 - an ingest FileResult
         owner = self.ids.get(game.game_id)
         if owner is not None and owner != game.fingerprint:
-            result.status = "quarantined"
-            result.error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
+            other_source = self.id_sources.get(game.game_id)
+            if other_source is not None and other_source != game.source:
+                # one game written in two formats (e.g. Tenhou's XML and its JSON): their fingerprints
+                # cannot agree, the log id does; the copy claimed first stays
+                result.status = "duplicate"
+                result.error = f"same game as {game.game_id}, already stored from its {other_source} copy"
+            else:
+                result.status = "quarantined"
+                result.error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
             return False
         self.ids[game.game_id] = game.fingerprint
+        self.id_sources[game.game_id] = game.source
         return True
 
     def _set_statuses(self, results: list, resolution: Resolution, best: dict) -> None:
@@ -85,3 +96,11 @@ class Deduplicator:
                 partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
                 result.status, result.error = "duplicate", f"same game as {kept[0]}, stored from {kept[1]}{partial}"
             result.games = []
+
+
+def _source_of_part(part: Path) -> str | None:
+    """The format of a stored part, from its hive folder ``source=<format>`` (None when absent)."""
+    for folder in part.parts:
+        if folder.startswith("source="):
+            return folder.removeprefix("source=")
+    return None

@@ -8,8 +8,10 @@ manifest (read by this paipu version) is skipped as unchanged.
 from __future__ import annotations
 
 import gc
+import gzip
 import hashlib
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,12 +22,15 @@ from pipeline import __version__
 from pipeline.dedup import Deduplicator, Resolution
 from pipeline.errors import NotALogError, ParseError
 from pipeline.schema import new_buffers
-from pipeline.sources import tenhou_xml
+from pipeline.sources import tenhou_json, tenhou_xml
 from pipeline.sources.base import ParsedGame
 from pipeline.store.parquet import remove_orphaned_temp_files
 from pipeline.store.warehouse import Warehouse
 
-PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {tenhou_xml.SOURCE: tenhou_xml.parse}
+PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {
+    tenhou_xml.SOURCE: tenhou_xml.parse,
+    tenhou_json.SOURCE: tenhou_json.parse,
+}
 """Format name -> parse function; every format exposes the same signature."""
 
 STATUSES = ("ok", "duplicate", "quarantined", "not_a_log")
@@ -57,11 +62,34 @@ def _files_below(folder: Path) -> Iterator[Path]:
 
 
 def detect_format(data: bytes) -> str | None:
-    """Return the format name of a file's bytes (looked at, not guessed from the name), or None."""
-    head = data[:4096]
-    if head[:2] == b"\x1f\x8b" or b"<mjloggm" in head:
+    """Return the format name of a file's bytes (looked at, not guessed from the name), or None.
+
+    Gzip-compressed bytes are looked at inside (the first 64 KiB)."""
+    if data[:2] == b"\x1f\x8b":
+        data = _gzip_head(data)
+        if not data:  # corrupt: the Tenhou XML reader (gzip is its archive's own form) reports it
+            return tenhou_xml.SOURCE
+    if b"<mjloggm" in data[:4096]:
         return tenhou_xml.SOURCE
+    if tenhou_json.looks_like(data):
+        return tenhou_json.SOURCE
     return None
+
+
+def _gzip_head(data: bytes, size: int = 65536) -> bytes:
+    """The first ``size`` bytes inside gzip data ('' when it is corrupt: the parser then says why)."""
+    try:
+        return zlib.decompressobj(wbits=31).decompress(data, size)
+    except zlib.error:
+        return b""
+
+
+def _gunzip(data: bytes, path: Path) -> bytes:
+    """Decompress gzip data; raises ParseError naming the file when it is corrupt."""
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ParseError(f"{path}: corrupt gzip data ({exc})") from None
 
 
 def content_hash(data: bytes) -> str:
@@ -110,6 +138,8 @@ def read_file(path: Path, data: bytes | None = None) -> FileResult:
         result.status, result.error = "not_a_log", f"{path}: not a game log of any known format"
         return result
     try:
+        if fmt != tenhou_xml.SOURCE and data[:2] == b"\x1f\x8b":
+            data = _gunzip(data, path)
         result.games = PARSERS[fmt](data, str(path))
     except NotALogError as exc:
         result.status, result.error = "not_a_log", str(exc)

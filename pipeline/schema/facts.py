@@ -101,7 +101,7 @@ WINS = [
     col("hand", TILES, "Closed tiles at the win, winning tile included (136-ids, as the log shows them)"),
     col("melds", pa.list_(TILES), "Tiles of each chi, pon and kan at the win (136-ids); kita not included"),
     col("n_kita", I8, "North tiles set aside as kita (sanma nuki dora) at the win"),
-    col("fu", I16, "Fu as recorded by the server"),
+    col("fu", I16, "Fu as recorded by the server; null when the log does not record it (JSON limit hands)", True),
     col("han", I16, "Han as recorded: sum of the yaku han (13 per yakuman)"),
     col("points", I32, "Hand value as recorded (before honba and sticks), full points"),
     col("limit_name", STR, "'' (below mangan), mangan, haneman, baiman, sanbaiman, yakuman"),

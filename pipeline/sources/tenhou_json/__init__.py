@@ -1,0 +1,56 @@
+"""tenhou.net/6 JSON format: ``parse(data, source_file) -> list[ParsedGame]`` and ``looks_like(data)``.
+
+The viewer format Tenhou writes (``{"ref", "rule", "name", "dan", "rate", "sx", "sc", "log": [...]}``)
+and that third-party tools write for Mahjong Soul games. A file holds one document, a JSON list of
+documents, or JSON lines (lines with rounds of one game are joined). It fills the same tables as the
+XML parser; the order of draws, calls and discards is rebuilt by a search (replay.py).
+
+What the JSON does not carry, per column (the parity test checks every other column equal to the XML):
+
+games
+    ``fingerprint``: the XML's hashes the shuffle seed and the first INIT (136-ids, dice), none of which
+    the JSON has; here it hashes the rule label and the first kyoku as written, so the same game read
+    from XML and from JSON has two fingerprints (and, sharing the log id, the second copy ingested is
+    quarantined as "same id, different content"). ``source``: 'tenhou_json'.
+    ``started_at``/``year``: from the Tenhou log id (``ref`` or file name); else the time a converter
+    put in ``title[1]`` (Unix seconds or an HTTP date, read as Japan time); else null.
+    ``rule_code``: from the log id; without one, built from ``rule.disp`` and the ``aka`` flags (vs humans
+    assumed; a Mahjong Soul label has no Tenhou room bits). ``lobby``: the ``lobby`` field, else the log
+    id's lobby part, else null. ``room``: Tenhou's rooms; Mahjong Soul labels give bronze, silver, gold,
+    jade, throne or tournament; 'unknown' otherwise. ``is_custom_rule``: also true for documents without a
+    Tenhou log id (their rules are not known to be Tenhou's). ``has_red_fives``: the tiles win over a rule
+    label that contradicts them (quirk ``red_fives_contradict_rule``).
+    ``log_quirks``/``is_server_log``: ``third_party_json`` (no Tenhou log id: converted or hand-made),
+    ``win_without_score``, ``draw_tenpai_unrecorded``, ``dora_count_mismatch``,
+    ``red_fives_contradict_rule`` all make ``is_server_log`` false.
+players
+    ``dan``: Tenhou dan names map to Tenhou's index; other ranks (Mahjong Soul '雀豪★2') are null.
+    ``n_disconnects``/``n_reconnects``: from ``connection`` (Tenhou writes it; converters do not): 0 without.
+rounds
+    ``dice``: not carried, an empty list. ``hands_start``: the JSON sorts the deal: the order dealt is lost.
+    ``source_index``: synthetic (see below).
+events
+    ``tile``/``meld_tiles`` (and every tile id of every table): the JSON names kinds and red fives, not
+    which of the four copies: ids are numbered by this parser (tiles.py); ``tile34`` and ``is_red`` are
+    exact. Order: rebuilt; a dora reveal is placed as Tenhou's XML places it (ankan: right after the kan;
+    daiminkan/kakan: after the replacement draw, when the caller discards). ``disconnect``/``reconnect``:
+    placed by the ``connection`` entry's step (the number of the round's events before it).
+    ``source_index``: synthetic, the position in the rebuilt stream of the game (rounds, events and
+    results numbered in game order); it points at no element of the file.
+wins
+    ``fu``: not written for limit hands ('満貫8000点'): null. ``yaku``/``yaku_han``: Tenhou's JSON drops
+    0-han entries; the XML's 0-han ura dora of every riichi win is restored. ``hand``: sorted ids.
+    A win without a score string (some tools) has no fu (null), han and points 0 (quirk ``win_without_score``).
+    ``source_index``: synthetic.
+draws
+    ``is_shown``/``hands_shown``: the JSON shows no hands. Exhaustive draw: the tenpai seats are the ones
+    the noten payments pay (全員聴牌: all, 全員不聴: none); nagashi mangan, and a 流局 without payments,
+    do not tell: no hand shown, quirk ``draw_tenpai_unrecorded``. Kyuushu kyuuhai: the declarer (the
+    seat that drew last); suucha riichi: every hand; sanchahou: every seat but the discarder. The shown
+    hands are the replayed closed hands. ``source_index``: synthetic.
+"""
+
+from pipeline.sources.tenhou_json.document import looks_like
+from pipeline.sources.tenhou_json.parser import SOURCE, parse
+
+__all__ = ["SOURCE", "looks_like", "parse"]

@@ -1,0 +1,190 @@
+"""tenhou.net/6 JSON parser: a file's bytes in, one ParsedGame per game it holds, built column-wise.
+
+Each kyoku is replayed (replay.py), its tiles numbered (tiles.py), its result read (results.py) and
+its events appended to the game's event columns (event_table.py). ``source_index`` is a synthetic
+position in the rebuilt stream (the JSON has no elements): rounds, events and results are numbered
+in game order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.columns import Repeated
+from pipeline.errors import ParseError
+from pipeline.schema import TABLES, new_buffers
+from pipeline.sources.base import ParsedGame
+from pipeline.sources.tenhou_json.document import read_documents
+from pipeline.sources.tenhou_json.event_table import EventColumns
+from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
+from pipeline.sources.tenhou_json.results import OutcomeBuilder, RoundOutcome
+from pipeline.sources.tenhou_json.round import Kyoku, read_kyoku
+from pipeline.sources.tenhou_json.tiles import IdEvent
+
+SOURCE = "tenhou_json"
+
+NON_SERVER_QUIRKS = frozenset({"third_party_json", "win_without_score", "draw_tenpai_unrecorded",
+                               "dora_count_mismatch", "red_fives_contradict_rule"})  # fmt: skip
+"""Quirks saying the labels were not written (or not fully) by the game server."""
+
+
+def parse(data: bytes, source_file: str) -> list[ParsedGame]:
+    """Parse one tenhou.net/6 JSON file (one document, a list, or JSON lines) into its games.
+
+    Raises NotALogError for bytes that are not this format, ParseError (UnknownCodeError) naming the
+    file, game and round for a document that cannot be read.
+    """
+    return [_parse_document(doc, source_file) for doc in read_documents(data, source_file)]
+
+
+def _parse_document(doc: dict[str, Any], source_file: str) -> ParsedGame:
+    """Read one document; every failure becomes a ParseError naming the file, game and round."""
+    game_id, reader = None, None
+    try:
+        header = read_header(doc, source_file)
+        game_id = header.game_id
+        reader = _GameReader(doc, header, source_file)
+        return reader.read()
+    except ParseError as exc:
+        round_idx = exc.round_idx if exc.round_idx is not None else (reader.round_idx if reader else None)
+        raise type(exc)(f"{source_file}: {exc.message}", game_id=exc.game_id or game_id, round_idx=round_idx,
+                        tag=exc.tag) from None  # fmt: skip
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
+        raise ParseError(f"{source_file}: malformed document ({type(exc).__name__}: {exc})", game_id=game_id,
+                         round_idx=reader.round_idx if reader else None) from None  # fmt: skip
+
+
+class _GameReader:
+    """Reads the kyoku of one document into a ParsedGame's tables."""
+
+    def __init__(self, doc: dict[str, Any], header: Header, source_file: str) -> None:
+        self.doc = doc
+        self.header = header
+        self.source_file = source_file
+        self.tables = {t: new_buffers(t) for t in TABLES}
+        self.round_idx: int | None = None
+        self.index = 0
+        self.events = EventColumns(header.rules.has_red_fives)
+        self.quirks: set[str] = set() if header.is_tenhou else {"third_party_json"}
+        if header.red_contradicted:
+            self.quirks.add("red_fives_contradict_rule")
+        self.connections = _connections(doc.get("connection"))
+
+    def read(self) -> ParsedGame:
+        """Read every kyoku and return the game."""
+        rules = self.header.rules
+        for round_idx, raw in enumerate(self.doc["log"]):
+            self.round_idx = round_idx
+            kyoku = read_kyoku(raw, rules.n_players, rules.has_red_fives)
+            if kyoku.ids.dora_mismatch:
+                self.quirks.add("dora_count_mismatch")
+            outcome = OutcomeBuilder(kyoku, rules.n_players, rules.has_red_fives).build()
+            self._add_round(round_idx, kyoku, outcome)
+        self.round_idx = None
+        return self._finish()
+
+    def _next_index(self) -> int:
+        self.index += 1
+        return self.index - 1
+
+    def _add_round(self, round_idx: int, kyoku: Kyoku, outcome: RoundOutcome) -> None:
+        start = self._next_index()
+        self.quirks |= outcome.quirks
+        self.events.add_round(round_idx, [(self._next_index(), e) for e in self._with_connections(round_idx, kyoku)])
+        for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
+            for row in rows:
+                self._append(table, {"round_idx": round_idx, **row, "source_index": self._next_index()})
+        rnd = {
+            "round_idx": round_idx, "round_wind": kyoku.round_wind, "kyoku": kyoku.kyoku, "dealer": kyoku.dealer,
+            "honba": kyoku.honba, "riichi_sticks": kyoku.riichi_sticks, "dice": [],
+            "dora_indicator": kyoku.ids.dora[0], "scores_pre": kyoku.scores, "hands_start": kyoku.ids.hands_start,
+            "n_events": 0, "end_kind": "win" if outcome.wins else "draw", "n_winners": len(outcome.wins),
+            "scores_post": outcome.scores_post, "is_last": False, "source_index": start,
+        }  # fmt: skip
+        self._append("rounds", rnd)
+
+    def _with_connections(self, round_idx: int, kyoku: Kyoku) -> list[IdEvent]:
+        """The round's events with its disconnections and reconnections put in at their step."""
+        events = list(kyoku.ids.events)
+        for step, seat, kind in sorted(self.connections.get(round_idx, []), reverse=True):
+            events.insert(min(step, len(events)), IdEvent(kind, seat, -1, -1, None))
+        return events
+
+    def _append(self, table: str, row: dict[str, Any]) -> None:
+        buffers = self.tables[table]
+        for name, value in row.items():
+            buffers[name].append(value)
+
+    def _finish(self) -> ParsedGame:
+        header, rules = self.header, self.header.rules
+        n_rounds = len(self.tables["rounds"]["round_idx"])
+        final = final_scores(self.doc, rules.n_players)
+        if final and n_rounds:
+            self.tables["rounds"]["is_last"][-1] = True
+        self._fill_events(n_rounds)
+        for table in ("rounds", "wins", "draws"):
+            self.tables[table]["game_id"] = Repeated(header.game_id, len(self.tables[table]["round_idx"]))
+        self._fill_games(n_rounds, final is not None)
+        self._fill_players(final)
+        return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, final is not None,
+                          self.tables)  # fmt: skip
+
+    def _fill_events(self, n_rounds: int) -> None:
+        columns = self.events.columns()
+        columns["game_id"] = Repeated(self.header.game_id, len(columns["round_idx"]))
+        self.tables["events"] = columns
+        self.tables["rounds"]["n_events"] = self.events.per_round(n_rounds)
+
+    def _fill_games(self, n_rounds: int, is_complete: bool) -> None:
+        header, rules = self.header, self.header.rules
+        when = header.started_at
+        for name, value in (
+            ("game_id", header.game_id), ("source", SOURCE), ("fingerprint", header.fingerprint),
+            ("source_file", self.source_file), ("started_at", when), ("year", when.year if when else None),
+            ("rule_code", rules.rule_code), ("lobby", header.lobby), ("n_players", rules.n_players),
+            ("room", header.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
+            ("has_kuitan", rules.has_kuitan), ("is_fast", rules.is_fast), ("is_vs_humans", rules.is_vs_humans),
+            ("is_custom_rule", rules.is_custom_rule or not header.is_tenhou), ("n_rounds", n_rounds),
+            ("n_events", len(self.tables["events"]["round_idx"])), ("log_quirks", sorted(self.quirks)),
+            ("is_server_log", not self.quirks & NON_SERVER_QUIRKS), ("is_complete", is_complete),
+        ):  # fmt: skip
+            self.tables["games"][name].append(value)
+
+    def _fill_players(self, final: list[tuple[int, float]] | None) -> None:
+        n_players = self.header.rules.n_players
+        ranks = _ranks([score for score, _ in final]) if final else None
+        counts = {kind: [0] * 4 for kind in ("disconnect", "reconnect")}
+        for items in self.connections.values():
+            for _, seat, kind in items:
+                counts[kind][seat] += 1
+        for seat, (name, dan, rate, sex) in enumerate(player_rows(self.doc, n_players)):
+            self._append("players", {
+                "game_id": self.header.game_id, "seat": seat, "name": name, "dan": dan, "rate": rate, "sex": sex,
+                "final_score": final[seat][0] if final else None, "final_points": final[seat][1] if final else None,
+                "final_rank": ranks[seat] if ranks else None, "n_disconnects": counts["disconnect"][seat],
+                "n_reconnects": counts["reconnect"][seat],
+            })  # fmt: skip
+
+
+def _connections(value: Any) -> dict[int, list[tuple[int, int, str]]]:
+    """The ``connection`` entries per round: (step, seat, 'disconnect' | 'reconnect')."""
+    out: dict[int, list[tuple[int, int, str]]] = {}
+    if not isinstance(value, list):
+        return out
+    for item in value:
+        if not isinstance(item, dict) or item.get("what") not in (0, 1):
+            raise ParseError(f"malformed connection entry {item!r}")
+        seat, round_idx, step = int(item["who"]), int(item["log"]), int(item.get("step", 0))
+        if not 0 <= seat < 4:
+            raise ParseError(f"connection entry names seat {seat}")
+        out.setdefault(round_idx, []).append((step, seat, "disconnect" if item["what"] == 0 else "reconnect"))
+    return out
+
+
+def _ranks(scores: list[int]) -> list[int]:
+    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    ranks = [0] * len(scores)
+    for place, seat in enumerate(order, start=1):
+        ranks[seat] = place
+    return ranks

@@ -1,0 +1,162 @@
+"""The result of a kyoku as wins and draws rows (the XML's AGARI and RYUUKYOKU).
+
+Scores before a result are the kyoku's starting scores less the riichi sticks paid in it (and, for a
+second ron, after the first winner's payments), as the XML's ``sc`` shows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.errors import ParseError
+from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, WIN_RESULT, parse_score, parse_yaku
+from pipeline.sources.tenhou_json.round import Kyoku
+from pipeline.sources.tenhou_xml.codes import yaku_name
+
+RIICHI_YAKU = frozenset({1, 21})
+"""Tenhou yaku ids of riichi and double riichi."""
+
+URA_DORA = 53
+"""Tenhou yaku id of ura dora: the XML lists it (0 han) on every riichi win; Tenhou's JSON omits 0 han."""
+
+_RED_IDS = frozenset({16, 52, 88})
+
+
+@dataclass
+class RoundOutcome:
+    """Rows of a kyoku's result, and what the rounds row needs from it."""
+
+    wins: list[dict[str, Any]] = field(default_factory=list)
+    draws: list[dict[str, Any]] = field(default_factory=list)
+    scores_post: list[int] = field(default_factory=list)
+    quirks: set[str] = field(default_factory=set)
+
+
+def _deltas(value: Any) -> list[int]:
+    """A result's score changes per seat (a three-seat list gets a 0 for the fourth seat)."""
+    if not isinstance(value, list) or len(value) < 3 or not all(isinstance(v, int | float) for v in value):
+        raise ParseError(f"malformed score changes {value!r}")
+    return ([int(v) for v in value] + [0])[:4]
+
+
+def _yaku(entries: list[Any]) -> tuple[list[int], list[int], bool]:
+    """Yaku ids, han each and whether the hand is a yakuman, with Tenhou's 0-han ura dora restored."""
+    parsed = [parse_yaku(e) for e in entries]
+    ids = [p[0] for p in parsed]
+    han = [p[1] for p in parsed]
+    if RIICHI_YAKU & set(ids) and URA_DORA not in ids:
+        ids.append(URA_DORA)
+        han.append(0)
+    return ids, han, any(p[2] for p in parsed)
+
+
+class OutcomeBuilder:
+    """Builds a kyoku's wins and draws rows (riichi payments read from its replayed events)."""
+
+    def __init__(self, kyoku: Kyoku, n_players: int, has_red_fives: bool) -> None:
+        self.kyoku = kyoku
+        self.n_players = n_players
+        self.red = has_red_fives
+        self.scores = list(kyoku.scores)
+        self.sticks = kyoku.riichi_sticks
+        self.riichi_seats = {e.seat for e in kyoku.ids.events if e.action == "riichi"}
+        for event in kyoku.ids.events:
+            if event.action == "riichi_accepted":
+                self.scores[event.seat] -= 1000
+                self.sticks += 1
+
+    def build(self) -> RoundOutcome:
+        """Return the rows of the result; raises ParseError / UnknownCodeError on a malformed one."""
+        result = self.kyoku.result
+        out = RoundOutcome()
+        if result[0] == WIN_RESULT:
+            for index in range(1, len(result) - 1, 2):
+                out.wins.append(self._win(len(out.wins), _deltas(result[index]), result[index + 1], out.quirks))
+        else:
+            out.draws.append(self._draw(result, out.quirks))
+        out.scores_post = list(self.scores)
+        return out
+
+    def _apply(self, deltas: list[int]) -> list[int]:
+        """Apply a result's score changes; return the scores before them."""
+        before = list(self.scores)
+        self.scores = [s + d for s, d in zip(self.scores, deltas, strict=True)]
+        return before
+
+    def _win(self, win_idx: int, deltas: list[int], detail: list[Any], quirks: set[str]) -> dict[str, Any]:
+        seat, from_seat, pao = (int(v) for v in detail[:3])
+        if not (0 <= seat < 4 and 0 <= from_seat < 4 and 0 <= pao < 4):
+            raise ParseError(f"win detail names a seat out of range: {detail!r}")
+        is_tsumo = seat == from_seat
+        if len(detail) >= 4:
+            score = parse_score(detail[3], is_tsumo, self.n_players)
+            # limit hands ('満貫8000点') are written without their fu: not recorded, null
+            fu = score.fu if score.fu or not score.limit_name else None
+            points, limit = score.points, score.limit_name
+            yaku, yaku_han, is_yakuman = _yaku(detail[4:])
+        else:
+            quirks.add("win_without_score")
+            fu, points, limit, yaku, yaku_han, is_yakuman = None, 0, "", [], [], False
+        ids = self.kyoku.ids
+        tile = self._winning_tile(seat, is_tsumo)
+        hand = sorted(ids.held[seat] + ([] if is_tsumo else [tile]))
+        sticks = self.sticks if win_idx == 0 else 0
+        return {
+            "win_idx": win_idx, "seat": seat, "from_seat": from_seat, "is_tsumo": is_tsumo,
+            "pao_seat": pao if pao != seat else None, "tile": tile, "tile34": tile // 4,
+            "is_red": self.red and tile in _RED_IDS, "hand": hand,
+            "melds": [list(m) for m in reversed(ids.melds[seat])],  # newest first, as the XML lists them
+            "n_kita": ids.n_kita[seat], "fu": fu, "han": sum(yaku_han), "points": points, "limit_name": limit,
+            "yaku": yaku, "yaku_names": [yaku_name(y) for y in yaku], "yaku_han": yaku_han,
+            "is_yakuman": is_yakuman, "dora_indicators": list(ids.dora),
+            "ura_indicators": list(ids.ura) if seat in self.riichi_seats else [],
+            "honba": self.kyoku.honba, "riichi_sticks": sticks, "scores_pre": self._apply(deltas),
+            "score_deltas": deltas,
+        }  # fmt: skip
+
+    def _winning_tile(self, seat: int, is_tsumo: bool) -> int:
+        """The id won on: the last tile given (ron, chankan) or the winner's last draw (tsumo)."""
+        ids = self.kyoku.ids
+        if not is_tsumo:
+            return ids.last_given
+        draws = [e.tile for e in ids.events if e.action == "draw" and e.seat == seat]
+        if not draws or self.kyoku.replay.last_actor != seat:
+            raise ParseError(f"tsumo by seat {seat}, who did not draw last")
+        return draws[-1]
+
+    def _draw(self, result: list[Any], quirks: set[str]) -> dict[str, Any]:
+        name = result[0]
+        kind = DRAW_RESULTS[name]
+        deltas = _deltas(result[1]) if len(result) > 1 else [0, 0, 0, 0]
+        shown = self._shown(name, kind, deltas, quirks)
+        held = self.kyoku.ids.held
+        return {
+            "kind": kind, "is_abortive": kind not in ("exhaustive", "nagashi_mangan"), "honba": self.kyoku.honba,
+            "riichi_sticks": self.sticks, "is_shown": shown, "n_shown": sum(shown),
+            "hands_shown": [sorted(held[s]) if shown[s] else [] for s in range(4)],
+            "scores_pre": self._apply(deltas), "score_deltas": deltas,
+        }  # fmt: skip
+
+    def _shown(self, name: str, kind: str, deltas: list[int], quirks: set[str]) -> list[bool]:
+        """Seats whose hand the XML would show: tenpai seats at an exhaustive draw (from the noten
+        payments), the declarer of kyuushu kyuuhai, every hand at suucha riichi, the three winners
+        at sanchahou, none at suufon renda and suukaikan."""
+        seated = [bool(self.kyoku.ids.hands_start[s]) for s in range(4)]
+        last = self.kyoku.replay.last_actor
+        if kind == "kyuushu_kyuuhai":
+            return [s == last for s in range(4)]
+        if kind == "suucha_riichi":
+            return seated
+        if kind == "sanchahou":
+            return [seated[s] and s != last for s in range(4)]
+        if kind != "exhaustive" and kind != "nagashi_mangan":
+            return [False] * 4
+        if name == "全員聴牌":
+            return seated
+        if name == "全員不聴":
+            return [False] * 4
+        if kind == "nagashi_mangan" or not any(deltas):
+            quirks.add("draw_tenpai_unrecorded")
+            return [False] * 4
+        return [seated[s] and deltas[s] > 0 for s in range(4)]

@@ -1,0 +1,123 @@
+"""One kyoku of a tenhou.net/6 document: validate its lists, replay it, give its tiles 136-ids.
+
+A kyoku is ``[[round, honba, sticks], scores, dora, ura, hand0, takes0, gives0, ..., result]``
+with four seat groups (a three-player table leaves the fourth one empty; three groups are read too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.errors import ParseError, UnknownCodeError
+from pipeline.sources.tenhou_json.codes import (
+    DRAW_RESULTS,
+    KAN_PLACEHOLDER,
+    TSUMOGIRI,
+    WIN_RESULT,
+    check_code,
+    parse_call,
+)
+from pipeline.sources.tenhou_json.replay import Ending, Item, Replay, Replayer, RoundLists
+from pipeline.sources.tenhou_json.tiles import IdAssigner, RoundIds
+
+
+@dataclass
+class Kyoku:
+    """A kyoku read and replayed: header values, result, replayed events and their 136-ids."""
+
+    round_wind: int
+    kyoku: int
+    dealer: int
+    honba: int
+    riichi_sticks: int
+    scores: list[int]
+    result: list[Any]
+    replay: Replay
+    ids: RoundIds
+
+
+def _ints(value: Any, what: str, length: int | None = None) -> list[int]:
+    """A JSON list of numbers as ints; raises ParseError for anything else (or a short list)."""
+    if not isinstance(value, list) or not all(isinstance(v, int | float) for v in value):
+        raise ParseError(f"{what} is not a list of numbers: {value!r}")
+    if length is not None and len(value) < length:
+        raise ParseError(f"{what} has {len(value)} values, expected {length}")
+    return [int(v) for v in value]
+
+
+def _item(value: Any, gives: bool) -> Item:
+    """Read one take/give entry: a tile code (60 and 0 allowed in a give list) or a call string."""
+    if isinstance(value, str):
+        call = parse_call(value)
+        own = call.kind in ("ankan", "kakan", "kita", "riichi")
+        if own != gives:
+            raise ParseError(f"{call.kind} string {value!r} in the {'discard' if gives else 'take'} list")
+        return call
+    if gives and value in (TSUMOGIRI, KAN_PLACEHOLDER) and isinstance(value, int):
+        return value
+    return check_code(value)
+
+
+def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], list[list[Item]]]:
+    """The hands, take lists and give lists of seats 0-3 (empty for a seat without a player)."""
+    n_groups = (len(kyoku) - 5) // 3
+    if len(kyoku) != 5 + 3 * n_groups or n_groups not in (3, 4):
+        raise ParseError(f"a kyoku has {len(kyoku)} entries, expected 17 (or 14 for three players)")
+    hands, takes, gives = [], [], []
+    for seat in range(4):
+        group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
+        if not all(isinstance(part, list) for part in group):
+            raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
+        hand = [check_code(c) for c in group[0]]
+        if len(hand) not in (0, 13):
+            raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
+        hands.append(hand)
+        takes.append([_item(v, False) for v in group[1]])
+        gives.append([_item(v, True) for v in group[2]])
+    return hands, takes, gives
+
+
+def ending_of(result: list[Any]) -> Ending:
+    """What the result requires of the round's last action (see replay.Ending)."""
+    if not isinstance(result, list) or not result or not isinstance(result[0], str):
+        raise ParseError(f"malformed result {result!r}")
+    name = result[0]
+    if name == WIN_RESULT:
+        details = result[2::2]
+        if not details or not all(isinstance(d, list) and len(d) >= 3 for d in details):
+            raise ParseError(f"win result without who/from/pao: {result!r}")
+        who, from_seat = int(details[0][0]), int(details[0][1])
+        if who == from_seat:
+            return Ending("draw", who, accepts_riichi=False)
+        return Ending("discard", from_seat, accepts_riichi=False)
+    kind = DRAW_RESULTS.get(name)
+    if kind is None:
+        raise UnknownCodeError(f"unknown result {name!r}")
+    if kind == "kyuushu_kyuuhai":
+        return Ending("draw")
+    return Ending("discard", accepts_riichi=kind != "sanchahou")
+
+
+def read_kyoku(kyoku: Any, n_players: int, has_red_fives: bool) -> Kyoku:
+    """Read, replay and number one kyoku; raises ParseError (UnknownCodeError) when it cannot."""
+    if not isinstance(kyoku, list) or len(kyoku) < 5:
+        raise ParseError("a kyoku is not a list of at least 5 entries")
+    header = _ints(kyoku[0], "the kyoku header", 3)
+    scores = (_ints(kyoku[1], "the scores", 3) + [0])[:4]
+    dora = [check_code(c) for c in _ints(kyoku[2], "the dora indicators")]
+    ura = [check_code(c) for c in _ints(kyoku[3], "the ura indicators")]
+    hands, takes, gives = _seat_lists(kyoku)
+    seated = sum(bool(h) for h in hands)
+    if seated != n_players:
+        raise ParseError(f"{seated} seats are dealt a hand in a {n_players}-player game")
+    if not dora:
+        raise ParseError("no dora indicator")
+    round_number = header[0]
+    dealer = round_number % 4
+    if not hands[dealer]:
+        raise ParseError(f"the dealer's seat {dealer} has no hand")
+    result = kyoku[-1]
+    replay = Replayer(RoundLists(n_players, dealer, hands, takes, gives), ending_of(result)).run()
+    ids = IdAssigner(has_red_fives).assign(hands, dora, ura, replay.events)
+    return Kyoku(round_number // 4, round_number % 4, dealer, header[1], header[2], scores, result, replay, ids)

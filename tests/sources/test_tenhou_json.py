@@ -1,0 +1,331 @@
+"""tenhou.net/6 JSON parser: every real file reads, chosen events have exact values, errors have names.
+
+Real files are read from ../shared/logs/tenhou-json; the small documents built here (a three-player
+round with kita, malformed variants) exercise what no real file has.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from pipeline.columns import Coded, Repeated
+from pipeline.errors import NotALogError, ParseError, UnknownCodeError
+from pipeline.schema import TABLES, to_arrow
+from pipeline.sources.base import ParsedGame, concat_buffers
+from pipeline.sources.tenhou_json import looks_like, parse
+from pipeline.sources.tenhou_json.codes import parse_call, parse_score, parse_yaku
+
+JSON_LOGS = "tenhou-json"
+MJLOG2JSON = "tenhou-json/mjlog2json/data"
+REVIEWER = "tenhou-json/mjai-reviewer/convlog/tests/testdata"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def json_logs(shared_logs: Path) -> Path:
+    """../shared/logs, when it holds the tenhou.net/6 logs (skip without them; fail under CI=true)."""
+    folder = shared_logs / JSON_LOGS
+    if not folder.is_dir():
+        reason = f"tenhou.net/6 logs not found at {folder}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{reason}; CI must provide them")
+        pytest.skip(reason)
+    return shared_logs
+
+
+def values(column: Any, is_bool: bool = False) -> list:
+    """A column buffer as a Python list (-1 in a numpy column -> None; 1/0 -> True/False for a flag)."""
+    if isinstance(column, Repeated):
+        return [column.value] * column.count
+    if isinstance(column, Coded):
+        return [column.categories[c] if c >= 0 else None for c in column.codes]
+    if isinstance(column, np.ndarray) and column.dtype != object:
+        return [None if v < 0 else (bool(v) if is_bool else v) for v in column.tolist()]
+    return list(column)
+
+
+def rows(game: ParsedGame, table: str) -> list[dict]:
+    """A table of one game as row dicts."""
+    flags = {c.name for c in TABLES[table] if c.type == pa.bool_()}
+    columns = {name: values(col, name in flags) for name, col in game.tables[table].items()}
+    n = len(columns["game_id"])
+    return [{name: col[i] for name, col in columns.items()} for i in range(n)]
+
+
+def read_one(shared_logs: Path, relative: str) -> ParsedGame:
+    path = shared_logs / relative
+    (game,) = parse(path.read_bytes(), str(path))
+    return game
+
+
+def events_of(game: ParsedGame, round_idx: int) -> list[dict]:
+    return [e for e in rows(game, "events") if e["round_idx"] == round_idx]
+
+
+def sanma_document() -> dict[str, Any]:
+    """A three-player round: the dealer draws a second North, sets it aside (kita), draws a replacement
+    tile, discards; seats 1 and 2 draw and discard; the dealer draws again and wins by tsumo."""
+    return {
+        "title": ["", ""], "name": ["A", "B", "C", ""], "rule": {"disp": "三鳳南喰赤", "aka": 1},
+        "log": [[
+            [0, 0, 0], [35000, 35000, 35000, 0], [41], [],
+            [11, 11, 19, 19, 21, 22, 23, 31, 32, 33, 41, 42, 44], [44, 24, 43], ["f44", 41],
+            [11, 19, 24, 25, 26, 34, 35, 36, 43, 43, 45, 45, 46], [27], [60],
+            [21, 22, 23, 27, 28, 29, 37, 38, 39, 46, 46, 47, 47], [47], [60],
+            [], [], [],
+            ["和了", [2000, -1000, -1000, 0], [0, 0, 0, "30符2飜1000点∀", "門前清自摸和(1飜)", "ドラ(1飜)"]],
+        ]],
+    }  # fmt: skip
+
+
+def encode(doc: dict[str, Any]) -> bytes:
+    return json.dumps(doc, ensure_ascii=False).encode()
+
+
+# --- every real file -------------------------------------------------------------------------------
+def test_every_real_file_parses_into_schema_valid_tables(json_logs: Path) -> None:
+    files = sorted((json_logs / JSON_LOGS).rglob("*.json"))
+    assert len(files) >= 55
+    games: list[ParsedGame] = []
+    for path in files:
+        assert looks_like(path.read_bytes()), path
+        parsed = parse(path.read_bytes(), str(path))
+        document = json.loads(path.read_text(encoding="utf-8"))
+        assert [g.n_rounds for g in parsed] == [len(document["log"])], path
+        games += parsed
+    for table in TABLES:
+        arrow = to_arrow(table, concat_buffers(games, table))
+        assert arrow.num_rows == sum(len(values(g.tables[table]["game_id"])) for g in games)
+
+
+def test_tenhou_written_documents_keep_their_log_id_and_labels(json_logs: Path) -> None:
+    game = read_one(json_logs, f"{MJLOG2JSON}/2019081518gm-00a9-0000-cce9d00c.json")
+    (row,) = rows(game, "games")
+    assert row["game_id"] == "2019081518gm-00a9-0000-cce9d00c" and row["rule_code"] == 169
+    assert (row["room"], row["is_hanchan"], row["is_server_log"], row["is_complete"]) == ("houou", True, True, True)
+    players = rows(game, "players")
+    assert [p["dan"] for p in players] == [17, 19, 16, 16]  # 八段 十段 七段 七段
+    assert [p["final_score"] for p in players] == [18400, 30000, 11400, 40200]
+    assert (players[0]["n_disconnects"], players[0]["n_reconnects"]) == (1, 1)
+
+
+def test_converted_majsoul_game_is_marked_third_party(json_logs: Path) -> None:
+    game = read_one(json_logs, "tenhou-json/MajsoulPaipuConvert/tests/fixtures/sample_tenhou.json")
+    (row,) = rows(game, "games")
+    assert row["game_id"].startswith("fp-")  # the ref is an all-zero placeholder
+    assert row["room"] == "jade" and row["has_red_fives"] and row["is_custom_rule"]
+    assert row["log_quirks"] == ["third_party_json"] and not row["is_server_log"]
+    assert [p["dan"] for p in rows(game, "players")] == [None] * 4
+
+
+# --- chosen events ---------------------------------------------------------------------------------
+def test_chi_takes_the_discard_of_the_previous_seat(json_logs: Path) -> None:
+    # round 0, seat 1 takes 'c375336': chi of 7s from seat 0 with red 5s (53) and 6s
+    game = read_one(json_logs, f"{MJLOG2JSON}/2019021004gm-00a9-0000-e2f6516d.json")
+    events = events_of(game, 0)
+    (i,) = [i for i, e in enumerate(events) if e["action"] == "chi" and e["seat"] == 1]
+    chi, before = events[i], events[i - 1]
+    assert (before["action"], before["seat"], before["tile34"]) == ("discard", 0, 24)
+    assert (chi["from_seat"], chi["tile"], chi["tile34"]) == (0, before["tile"], 24)
+    assert [t // 4 for t in chi["meld_tiles"]] == [22, 23, 24] and 88 in chi["meld_tiles"]  # red 5s
+    assert events[i + 1]["action"] == "discard" and events[i + 1]["is_tsumogiri"] is False
+
+
+def test_kakan_then_replacement_draw_then_dora_then_discard(json_logs: Path) -> None:
+    # the last round: seat 1 adds chun to its pon of chun called from seat 2 ('k474747...')
+    game = read_one(json_logs, f"{MJLOG2JSON}/2023053016gm-0029-0000-e54b3b98.json")
+    events = events_of(game, 11)
+    (i,) = [i for i, e in enumerate(events) if e["action"] == "kakan"]
+    kakan = events[i]
+    assert (kakan["seat"], kakan["tile34"], kakan["from_seat"]) == (1, 33, 2)
+    assert [t // 4 for t in kakan["meld_tiles"]] == [33] * 4
+    after = [(e["action"], e["seat"]) for e in events[i + 1 : i + 4]]
+    assert after == [("draw", 1), ("dora", None), ("discard", 1)]
+    assert events[i + 1]["is_rinshan"] is True
+
+
+def test_ankan_of_fives_with_the_red_one_reveals_dora_before_the_replacement_draw(json_logs: Path) -> None:
+    # round 1, seat 1 gives '151515a51': closed kan of 5m, the red one included
+    game = read_one(json_logs, f"{MJLOG2JSON}/2023053016gm-0029-0000-e54b3b98.json")
+    events = events_of(game, 1)
+    (i,) = [i for i, e in enumerate(events) if e["action"] == "ankan"]
+    ankan = events[i]
+    assert (ankan["seat"], ankan["tile"], ankan["is_red"], ankan["meld_tiles"]) == (1, 16, True, [16, 17, 18, 19])
+    assert [e["action"] for e in events[i + 1 : i + 3]] == ["dora", "draw"]
+    assert events[i + 2]["is_rinshan"] is True and game.tables["rounds"]["dora_indicator"][1] // 4 != 30
+
+
+def test_riichi_with_tsumogiri_60(json_logs: Path) -> None:
+    # round 5, seat 1 draws 8m and gives 'r60': riichi, the drawn tile discarded, the stick accepted
+    game = read_one(json_logs, f"{MJLOG2JSON}/2019021004gm-00a9-0000-e2f6516d.json")
+    events = events_of(game, 5)
+    (i,) = [i for i, e in enumerate(events) if e["action"] == "riichi" and e["seat"] == 1]
+    draw, discard = events[i - 1], events[i + 1]
+    assert (draw["action"], draw["tile34"]) == ("draw", 7)
+    assert (discard["action"], discard["tile"], discard["is_tsumogiri"]) == ("discard", draw["tile"], True)
+    assert (events[i + 2]["action"], events[i + 2]["seat"]) == ("riichi_accepted", 1)
+
+
+def test_double_ron(json_logs: Path) -> None:
+    # round 3: seats 3 and 1 both ron seat 2's 5p; the nearer winner takes the riichi stick
+    game = read_one(json_logs, f"{MJLOG2JSON}/2019103023gm-00a9-0000-f90e0fe9.json")
+    wins = [w for w in rows(game, "wins") if w["round_idx"] == 3]
+    assert [(w["win_idx"], w["seat"], w["from_seat"], w["tile34"]) for w in wins] == [(0, 3, 2, 13), (1, 1, 2, 13)]
+    assert [(w["points"], w["limit_name"], w["riichi_sticks"]) for w in wins] == [(11600, "", 1), (12000, "haneman", 0)]
+    assert [w["score_deltas"] for w in wins] == [[0, 0, -11600, 12600], [0, 12000, -12000, 0]]
+    assert wins[1]["scores_pre"] == [21000, 20000, 22400, 36600]  # after the first winner's payment
+    assert [w["yaku_names"] for w in wins] == [["round_wind_east", "seat_wind_east", "dora"],
+                                               ["tanyao", "dora", "aka_dora"]]  # fmt: skip
+    assert game.tables["rounds"]["n_winners"][3] == 2
+
+
+def test_confusing_pon_waits_for_the_second_identical_discard(json_logs: Path) -> None:
+    # seat 3's take '1616p16' pons 6m from seat 0, who discards 6m twice; ponning the first one leaves
+    # the lists unplayable, so the pon is on the second
+    game = read_one(json_logs, f"{REVIEWER}/confusing_nakis_1.json")
+    events = events_of(game, 0)
+    six_man = [i for i, e in enumerate(events) if e["action"] == "discard" and e["seat"] == 0 and e["tile34"] == 5]
+    assert len(six_man) == 2
+    (pon,) = [i for i, e in enumerate(events) if e["action"] == "pon" and e["seat"] == 3]
+    assert pon == six_man[1] + 1 and events[pon]["from_seat"] == 0
+    assert events[six_man[0] + 1]["action"] != "pon"
+
+
+def test_chankan_on_a_second_kakan_reveals_no_dora(json_logs: Path) -> None:
+    # seat 0 adds to its pon of 6p, draws a replacement tile, adds to its pon of 2m: seat 3 robs it
+    game = read_one(json_logs, f"{REVIEWER}/double_kakan_then_chankan.json")
+    events = events_of(game, 0)
+    assert [(e["action"], e["seat"], e["tile34"]) for e in events[-3:]] == [
+        ("kakan", 0, 14), ("draw", 0, 5), ("kakan", 0, 1),
+    ]  # fmt: skip
+    assert not [e for e in events if e["action"] == "dora"]  # an open kan's indicator waits for a discard
+    (win,) = rows(game, "wins")
+    assert (win["seat"], win["from_seat"], win["tile"], win["yaku_names"]) == (3, 0, events[-1]["tile"],
+                                                                             ["chankan", "pinfu"])  # fmt: skip
+    assert "dora_count_mismatch" not in game.tables["games"]["log_quirks"][0]
+
+
+def test_red_fives_are_copy_zero_and_flagged(json_logs: Path) -> None:
+    game = read_one(json_logs, f"{MJLOG2JSON}/2019021004gm-00a9-0000-e2f6516d.json")
+    document = json.loads((json_logs / f"{MJLOG2JSON}/2019021004gm-00a9-0000-e2f6516d.json").read_text("utf-8"))
+    dealt_red = sum(c in (51, 52, 53) for kyoku in document["log"] for seat in range(4) for c in kyoku[4 + 3 * seat])
+    hands = game.tables["rounds"]["hands_start"]
+    assert sum(t in (16, 52, 88) for hand in hands for seat in hand for t in seat) == dealt_red
+    reds = [e for e in rows(game, "events") if e["is_red"]]
+    assert reds and all(e["tile"] in (16, 52, 88) for e in reds)
+
+
+def test_sanma_kita_and_three_seats() -> None:
+    (game,) = parse(encode(sanma_document()), "sanma.json")
+    assert game.tables["games"]["n_players"] == [3] and len(game.tables["players"]["seat"]) == 3
+    assert game.tables["rounds"]["hands_start"][0][3] == []
+    events = events_of(game, 0)
+    assert [(e["action"], e["seat"]) for e in events] == [
+        ("draw", 0), ("kita", 0), ("draw", 0), ("discard", 0), ("draw", 1), ("discard", 1),
+        ("draw", 2), ("discard", 2), ("draw", 0),
+    ]  # fmt: skip
+    kita = events[1]
+    assert kita["tile34"] == 30 and kita["meld_tiles"] == [kita["tile"]] and events[2]["is_rinshan"] is True
+    (win,) = rows(game, "wins")
+    assert (win["seat"], win["is_tsumo"], win["points"], win["n_kita"], win["melds"]) == (0, True, 2000, 1, [])
+
+
+# --- the format's pieces ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "kind", "tile", "from_rel"),
+    [
+        ("c141516", "chi", 14, 3), ("p474747", "pon", 47, 3), ("47p4747", "pon", 47, 2), ("1515p51", "pon", 51, 1),
+        ("m39393939", "daiminkan", 39, 3), ("13m131313", "daiminkan", 13, 2), ("151551m15", "daiminkan", 15, 1),
+        ("k51151515", "kakan", 51, 3), ("3636k3636", "kakan", 36, 1), ("151515a51", "ankan", 51, 0),
+        ("r60", "riichi", 60, 0), ("f44", "kita", 44, 0),
+    ],
+)  # fmt: skip
+def test_call_strings(text: str, kind: str, tile: int, from_rel: int) -> None:
+    call = parse_call(text)
+    assert (call.kind, call.tile, call.from_rel) == (kind, tile, from_rel)
+
+
+@pytest.mark.parametrize(
+    ("text", "is_tsumo", "n_players", "expected"),
+    [
+        ("30符3飜3900点", False, 4, (30, 3, "", 3900)), ("満貫2000-4000点", True, 4, (0, 0, "mangan", 8000)),
+        ("30符2飜1000点∀", True, 4, (30, 2, "", 3000)), ("役満16000-32000点", True, 4, (0, 0, "yakuman", 64000)),
+        ("満貫2000-4000点", True, 3, (0, 0, "mangan", 6000)), ("跳満18000点", False, 4, (0, 0, "haneman", 18000)),
+    ],
+)  # fmt: skip
+def test_score_strings(text: str, is_tsumo: bool, n_players: int, expected: tuple) -> None:
+    assert tuple(parse_score(text, is_tsumo, n_players)) == expected
+
+
+def test_yaku_entries_in_japanese_and_english() -> None:
+    assert parse_yaku("立直(1飜)") == (1, 1, False)
+    assert parse_yaku("役牌 發(1飜)") == (19, 1, False)
+    assert parse_yaku("国士無双１３面(役満)") == (48, 13, True)
+    assert parse_yaku("Ura Dora(0飜)") == (53, 0, False)
+    with pytest.raises(UnknownCodeError, match="謎"):
+        parse_yaku("謎(1飜)")
+
+
+def test_json_lines_of_one_game_read_as_the_whole_document(json_logs: Path) -> None:
+    path = json_logs / f"{MJLOG2JSON}/2019103023gm-00a9-0000-f90e0fe9.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    lines = [{**document, "log": document["log"][i : i + 3]} for i in range(0, len(document["log"]), 3)]
+    data = "\n".join(json.dumps(line, ensure_ascii=False) for line in lines).encode()
+    (joined,) = parse(data, "lines.json")
+    (whole,) = parse(path.read_bytes(), str(path))
+    for table in TABLES:
+        if table != "games":
+            assert rows(joined, table) == rows(whole, table), table
+
+
+# --- errors ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "data", [b"", b"hello", b'{"type": "start_game"}\n{"type": "end_game"}\n', b'<mjloggm ver="2.3"></mjloggm>',
+             b'{"name": "NewRound", "data": {}}', b"\xff\xfe"],
+)  # fmt: skip
+def test_other_bytes_are_not_a_log(data: bytes) -> None:
+    assert not looks_like(data)
+    with pytest.raises(NotALogError):
+        parse(data, "other.bin")
+
+
+def test_lists_that_cannot_be_interleaved_name_the_file_game_and_round() -> None:
+    doc = sanma_document()
+    doc["log"][0][9] = [60, 60]  # seat 1 gives more tiles than it takes
+    with pytest.raises(ParseError, match="playable order") as info:
+        parse(encode(doc), "broken.json")
+    assert info.value.round_idx == 0 and info.value.game_id.startswith("fp-")
+    assert "broken.json" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("edit", "error", "match"),
+    [
+        (lambda k: k.__setitem__(-1, ["謎"]), UnknownCodeError, "unknown result"),
+        (lambda k: k[5].__setitem__(0, "x44"), UnknownCodeError, "call letter"),
+        (lambda k: k[5].__setitem__(0, 99), ParseError, "tile code 99"),
+        (lambda k: k.__setitem__(4, k[4][:12]), ParseError, "dealt 12 tiles"),
+        (lambda k: k[-1][2].__setitem__(3, "nonsense"), UnknownCodeError, "score string"),
+        (lambda k: k.__setitem__(0, [0]), ParseError, "header"),
+    ],
+)  # fmt: skip
+def test_malformed_kyoku_raises_a_named_error(edit, error: type, match: str) -> None:
+    doc = copy.deepcopy(sanma_document())
+    edit(doc["log"][0])
+    with pytest.raises(error, match=match) as info:
+        parse(encode(doc), "bad.json")
+    assert info.value.round_idx == 0 and "bad.json" in str(info.value)
+
+
+def test_truncated_json_is_a_parse_error() -> None:
+    data = encode(sanma_document())
+    with pytest.raises(ParseError, match="malformed JSON"):
+        parse(data[: len(data) // 2], "cut.json")
