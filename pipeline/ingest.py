@@ -1,8 +1,10 @@
 """Ingest: input files -> parsed games -> deduplicated Parquet parts + one manifest row per file.
 
 Files are read in batches; each batch's games are written before the next batch is read, so
-memory is bounded by the batch size. A file whose path and content hash are already in the
-manifest (read by this paipu version) is skipped as unchanged.
+memory is bounded by the batch size. Containers (zip, tar, compressed tar, log databases) are read
+in place, one manifest row per member, named '<container path>!/<member>' (see pipeline.containers).
+An entry whose name and content hash are already in the manifest (read by this paipu version) is
+skipped as unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pipeline import __version__
+from pipeline import __version__, containers
+from pipeline.containers import Entry
 from pipeline.dedup import Deduplicator, Resolution
 from pipeline.errors import NotALogError, ParseError
 from pipeline.schema import new_buffers
@@ -37,8 +40,9 @@ STATUSES = ("ok", "duplicate", "quarantined", "not_a_log")
 """Manifest statuses of a file."""
 
 
-def discover_files(paths: Iterable[Path]) -> list[Path]:
-    """Expand files and folders (recursively) into a sorted list of absolute file paths.
+def discover_files(paths: Iterable[Path]) -> list[Entry]:
+    """Expand files and folders (recursively) into the entries to read, files sorted by absolute path: a plain
+    file is one entry, a container (detected by content) one entry per member, in the container's order.
 
     Hidden files and folders are skipped. Raises FileNotFoundError for a path that does not exist.
     """
@@ -50,7 +54,7 @@ def discover_files(paths: Iterable[Path]) -> list[Path]:
             found.update(_files_below(path.resolve()))
         else:
             raise FileNotFoundError(f"no such file or folder: {path}")
-    return sorted(found)
+    return [entry for path in sorted(found) for entry in containers.entries(path)]
 
 
 def _files_below(folder: Path) -> Iterator[Path]:
@@ -148,7 +152,7 @@ def read_file(path: Path, data: bytes | None = None) -> FileResult:
     return result
 
 
-def _batches(items: list[Path], size: int) -> Iterator[list[Path]]:
+def _batches(items: list[Entry], size: int) -> Iterator[list[Entry]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
@@ -172,13 +176,16 @@ def ingest(
     dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport()
     with _collector_paused():
-        for batch in _batches(files, batch_size):
-            _ingest_batch(batch, warehouse, dedup, known, report, on_file)
+        try:
+            for batch in _batches(files, batch_size):
+                _ingest_batch(batch, warehouse, dedup, known, report, on_file)
+        finally:
+            containers.close_all()
     return report
 
 
 def _ingest_batch(
-    batch: list[Path],
+    batch: list[Entry],
     warehouse: Warehouse,
     dedup: Deduplicator,
     known: dict[str, tuple[str, str]],
@@ -213,15 +220,17 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _read_batch(
-    batch: list[Path], known: dict[str, tuple[str, str]], report: IngestReport, on_file: Callable[[int], None] | None
+    batch: list[Entry], known: dict[str, tuple[str, str]], report: IngestReport, on_file: Callable[[int], None] | None
 ) -> list[FileResult]:
-    """Read the files of one batch (skipping unchanged ones); every failure becomes a result."""
+    """Read the entries of one batch (skipping unchanged ones); every failure becomes a result."""
     results = []
-    for path in batch:
+    for entry in batch:
         try:
-            result = _read_unless_unchanged(path, known)
+            result = _read_unless_unchanged(entry, known)
+        except containers.ContainerError as exc:  # its message names the container and the member
+            result = FileResult(entry.name, 0, "", None, "quarantined", str(exc))
         except OSError as exc:
-            result = FileResult(str(path), 0, "", None, "quarantined", f"{path}: cannot read ({exc.strerror})")
+            result = FileResult(entry.name, 0, "", None, "quarantined", f"{entry.name}: cannot read ({exc.strerror})")
         if result is None:
             report.files["unchanged"] += 1
         else:
@@ -255,12 +264,12 @@ def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:
     }
 
 
-def _read_unless_unchanged(path: Path, known: dict[str, tuple[str, str]]) -> FileResult | None:
-    data = path.read_bytes()
-    previous = known.get(str(path))
+def _read_unless_unchanged(entry: Entry, known: dict[str, tuple[str, str]]) -> FileResult | None:
+    data = entry.read()
+    previous = known.get(entry.name)
     if previous is not None and previous[1] == __version__ and content_hash(data) == previous[0]:
         return None
-    return read_file(path, data)
+    return read_file(Path(entry.name), data)
 
 
 def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
