@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.hands import CODE, EventArrays, HandStates, last_row_per_round
-from rules.waits import KIND_BITS
+from rules.waits import KIND_BITS, kind_masks
 
 RELEASES = [CODE["discard"], CODE["kakan"]]
 """Actions that release a tile others may ron: a discard, an added kan (chankan)."""
@@ -95,13 +95,9 @@ def discarded_mask(
     first: np.ndarray, events: EventArrays, rows: np.ndarray, seats: np.ndarray, inclusive: bool
 ) -> np.ndarray:
     """Kinds each seat discarded in the round before (or up to and including) each event row, as masks."""
-    round_id = events.round_id[rows]
-    mask = np.zeros(len(rows), dtype=np.int64)
-    for kind in range(34):
-        at = first[round_id, seats, kind]
-        hit = at <= rows if inclusive else at < rows
-        mask |= np.where(hit, KIND_BITS[kind], 0)
-    return mask
+    at = first[events.round_id[rows], seats]  # (N, 34) first discard row of each kind
+    hit = at <= rows[:, None] if inclusive else at < rows[:, None]
+    return kind_masks(hit)
 
 
 def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int, queries: np.ndarray) -> np.ndarray:
