@@ -27,7 +27,7 @@ from pipeline.cli_render import render_audit, render_checks, render_ingest, rend
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import PaipuError, WarehouseError
-from pipeline.ingest import discover_files, ingest
+from pipeline.ingest import PARSERS, discover_files, ingest
 from pipeline.statistics import GROUPINGS, round_outcome_stats, rules_stats, run_checks, score_stats
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
@@ -80,8 +80,14 @@ def ingest_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     batch_size: Annotated[int, typer.Option(help="Files read per batch (bounds memory).", min=1)] = 2000,
     run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
+    file_format: Annotated[
+        str | None, typer.Option("--format", help=f"Read every file as this format: {', '.join(PARSERS)}.")
+    ] = None,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
+    if file_format is not None and file_format not in PARSERS:
+        _error(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
+        raise typer.Exit(EXIT_USAGE)
     n_files = len(discover_files(paths))
     games = 0
     start = time.perf_counter()
@@ -101,7 +107,7 @@ def ingest_command(
             rate = games / max(time.perf_counter() - start, 1e-9)
             progress.update(task, advance=1, games=games, rate=rate)
 
-        report = ingest(paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file)
+        report = ingest(paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format)
     render_ingest(out, report, time.perf_counter() - start)
     if run_derive and report.changed_parts:
         _derive_with_progress(Warehouse(warehouse), sorted(p for p in report.changed_parts if p.is_file()))

@@ -133,10 +133,11 @@ class IngestReport:
         return self.files["quarantined"] == 0
 
 
-def read_file(path: Path, data: bytes | None = None) -> FileResult:
-    """Parse one file (its bytes, when already read); failures become a quarantined / not_a_log result."""
+def read_file(path: Path, data: bytes | None = None, file_format: str | None = None) -> FileResult:
+    """Parse one file (its bytes, when already read) as ``file_format`` (default: detected from the
+    content); failures become a quarantined / not_a_log result."""
     data = path.read_bytes() if data is None else data
-    fmt = detect_format(data)
+    fmt = file_format or detect_format(data)
     result = FileResult(str(path), len(data), content_hash(data), fmt)
     if fmt is None:
         result.status, result.error = "not_a_log", f"{path}: not a game log of any known format"
@@ -162,10 +163,12 @@ def ingest(
     warehouse: Warehouse,
     batch_size: int = 2000,
     on_file: Callable[[int], None] | None = None,
+    file_format: str | None = None,
 ) -> IngestReport:
     """Ingest files and folders into the warehouse; return the report.
 
-    ``on_file(n_games)`` is called after each file is read (for progress display). Raises
+    ``on_file(n_games)`` is called after each file is read (for progress display); ``file_format``
+    (a PARSERS name) forces the format instead of detecting it from each file's content. Raises
     FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be
     written; per-file problems never raise.
     """
@@ -178,7 +181,7 @@ def ingest(
     with _collector_paused():
         try:
             for batch in _batches(files, batch_size):
-                _ingest_batch(batch, warehouse, dedup, known, report, on_file)
+                _ingest_batch(batch, warehouse, dedup, known, report, on_file, file_format)
         finally:
             containers.close_all()
     return report
@@ -191,9 +194,10 @@ def _ingest_batch(
     known: dict[str, tuple[str, str]],
     report: IngestReport,
     on_file: Callable[[int], None] | None,
+    file_format: str | None = None,
 ) -> None:
     """Read, deduplicate and write one batch of files, and record them in the manifest."""
-    results = _read_batch(batch, known, report, on_file)
+    results = _read_batch(batch, known, report, on_file, file_format)
     resolution = dedup.resolve(results)
     report.changed_parts |= warehouse.remove_games([old for old, _ in resolution.superseded])
     written = warehouse.write_games(resolution.chosen)
@@ -220,13 +224,17 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _read_batch(
-    batch: list[Entry], known: dict[str, tuple[str, str]], report: IngestReport, on_file: Callable[[int], None] | None
+    batch: list[Entry],
+    known: dict[str, tuple[str, str]],
+    report: IngestReport,
+    on_file: Callable[[int], None] | None,
+    file_format: str | None = None,
 ) -> list[FileResult]:
     """Read the entries of one batch (skipping unchanged ones); every failure becomes a result."""
     results = []
     for entry in batch:
         try:
-            result = _read_unless_unchanged(entry, known)
+            result = _read_unless_unchanged(entry, known, file_format)
         except containers.ContainerError as exc:  # its message names the container and the member
             result = FileResult(entry.name, 0, "", None, "quarantined", str(exc))
         except OSError as exc:
@@ -264,12 +272,14 @@ def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:
     }
 
 
-def _read_unless_unchanged(entry: Entry, known: dict[str, tuple[str, str]]) -> FileResult | None:
+def _read_unless_unchanged(
+    entry: Entry, known: dict[str, tuple[str, str]], file_format: str | None = None
+) -> FileResult | None:
     data = entry.read()
     previous = known.get(entry.name)
     if previous is not None and previous[1] == __version__ and content_hash(data) == previous[0]:
         return None
-    return read_file(Path(entry.name), data)
+    return read_file(Path(entry.name), data, file_format)
 
 
 def _manifest_rows(results: list[FileResult]) -> dict[str, list]:

@@ -292,3 +292,13 @@ def test_check_json_names_every_check(real_wh: Path) -> None:
 def test_version() -> None:
     result = run("version")
     assert result.exit_code == 0 and re.fullmatch(r"\d+\.\d+\.\d+\S*", result.stdout.strip()), result.output
+
+
+def test_ingest_format_forces_the_reader(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[1] / "data" / "sample"
+    result = run("ingest", "-w", tmp_path / "w", "--no-derive", "--format", "tenhou_json", sample)
+    # the sample is Tenhou XML: read as tenhou.net/6 JSON, no file is a log of that format
+    assert result.exit_code == 0, result.output
+    statuses = {row[0] for row in connect(Warehouse(tmp_path / "w")).execute("select status from manifest").fetchall()}
+    assert statuses == {"not_a_log"}
+    assert run("ingest", "-w", tmp_path / "w", "--format", "nope", sample).exit_code == 2
