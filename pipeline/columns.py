@@ -3,7 +3,8 @@
 In a nullable column, a numpy array of integers uses -1 for null (every paipu integer that can be
 null is otherwise non-negative: seats, tiles, indexes); a numpy column for a boolean field holds 1,
 0 or -1 (null); a non-nullable column keeps its values as they are (shanten -1 is a value);
-a 2-D numpy array is a fixed-size list column (one row per row).
+a 2-D numpy array is a fixed-size list column (one row per row), or for a string column one ASCII
+string per row (its bytes).
 A ``Coded`` column holds small integer codes into a tuple of strings (-1: null); a ``Repeated`` piece
 is one string repeated (a game's id on each of its rows), concatenated into a ``Coded``. Per-game pieces are
 concatenated per batch and turned into Arrow once, which is far cheaper than per game.
@@ -77,6 +78,8 @@ def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = Tr
         code_type = pa.int8() if len(values.categories) < 128 else pa.int32()
         codes = pa.array(values.codes, code_type, mask=null if null.any() else None)
         return pa.DictionaryArray.from_arrays(codes, dictionary).cast(type_)
+    if isinstance(values, np.ndarray) and values.ndim == 2 and pa.types.is_string(type_):
+        return _fixed_width_strings(values)
     if isinstance(values, np.ndarray) and values.ndim == 2:
         flat = pa.array(values.ravel(), type_.value_type)
         return pa.FixedSizeListArray.from_arrays(flat, values.shape[1])
@@ -87,3 +90,11 @@ def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = Tr
             return pa.array(values > 0, type_, mask=mask)
         return pa.array(values, type_, mask=mask)
     return pa.array(values, type=type_)
+
+
+def _fixed_width_strings(chars: np.ndarray) -> pa.Array:
+    """A string array from an (N, width) array of ASCII codes: row i is the string of its bytes."""
+    rows, width = chars.shape
+    offsets = np.arange(0, width * (rows + 1), width, dtype=np.int32)
+    data = np.ascontiguousarray(chars, dtype=np.uint8)
+    return pa.StringArray.from_buffers(rows, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data.tobytes()))

@@ -12,6 +12,9 @@ from pipeline.errors import WarehouseError
 from pipeline.schema import arrow_schema
 from pipeline.store.warehouse import Warehouse
 
+_PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_partitioning = false)"
+"""How every staging file reads its table's part files (replaced by an empty table when there are none)."""
+
 
 def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """Return a DuckDB connection with one view per warehouse table (``games``, ``rounds``...).
@@ -31,9 +34,10 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
             con.execute(f"set variable {table}_files = $files", {"files": files})
             con.execute(f"create view {table} as {load_sql('staging', table)}")
         else:
-            empty = arrow_schema(table).empty_table()
-            con.register(f"_empty_{table}", empty)
-            con.execute(f"create view {table} as select * from _empty_{table}")
+            # the same view over an empty table with the declared columns
+            con.register(f"_empty_{table}", arrow_schema(table).empty_table())
+            sql = load_sql("staging", table).replace(_PARTS.format(table=table), f"_empty_{table}")
+            con.execute(f"create view {table} as {sql}")
     return con
 
 

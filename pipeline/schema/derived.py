@@ -11,7 +11,8 @@ HAND_STATES = [
     *ROUND_KEY,
     col("seat", I8, "Seat whose hand it is"),
     col("event_idx", I32, "The event after which the hand is this; null: as dealt", True),
-    col("counts", pa.list_(I8, 34), "Closed tiles per 34-kind (0-4)"),
+    col("counts", STR, "Closed tiles per 34-kind, stored as 34 digits 0-4 (kind k at position k + 1); the "
+       "hand_states view turns them into a list of 34 integers (counts[k + 1] in SQL)"),
     col("red_fives", pa.list_(I8, 3), "Red 5m, 5p, 5s among the closed tiles"),
     col("n_closed", I8, "Closed tiles held"),
     col("n_calls", I8, "Melds called (chi, pon, kans); each replaces one of the four melds"),
