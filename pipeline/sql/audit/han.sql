@@ -4,6 +4,8 @@ with scored as (
     select w.game_id, w.round_idx, w.seat, s.han as derived_han, w.han as logged_han
     from wins w
     join wins_scored s using (game_id, round_idx, win_idx)
+    join games g using (game_id)
+    where not list_contains(g.log_quirks, 'win_without_han')  -- logs that record no han (some mjai writers)
 ),
 final as (
     select

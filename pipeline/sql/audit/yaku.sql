@@ -8,6 +8,8 @@ with pairs as (
         s.yaku as derived_yaku, s.yaku_han as derived_han, w.yaku as logged_yaku, w.yaku_han as logged_han
     from wins w
     join wins_scored s using (game_id, round_idx, win_idx)
+    join games g using (game_id)
+    where not list_contains(g.log_quirks, 'win_without_yaku')  -- logs that record no yaku (some mjai writers)
 ),
 final as (
     select

@@ -1,0 +1,196 @@
+"""mjai parser: a file's bytes in, one ParsedGame per game it holds, built column-wise.
+
+Each kyoku is replayed (replay.py) into event rows, its results read (results.py) once the next kyoku's
+starting scores are known, and the rows of all kyoku turned into the events columns at once (events.py).
+A kyoku cut off before its result (a truncated file) is dropped; the game is then incomplete.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.columns import Repeated
+from pipeline.errors import ParseError
+from pipeline.schema import TABLES, new_buffers
+from pipeline.sources.base import ParsedGame
+from pipeline.sources.mjai.events import event_columns
+from pipeline.sources.mjai.header import Header, fingerprint, read_header
+from pipeline.sources.mjai.replay import KyokuReplay, Replayed
+from pipeline.sources.mjai.results import Outcome, OutcomeBuilder
+from pipeline.sources.mjai.stream import GameEvents, read_events, split_games
+
+SOURCE = "mjai"
+
+_MALFORMED = (ValueError, IndexError, KeyError, TypeError, AttributeError)
+
+
+def parse(data: bytes, source_file: str) -> list[ParsedGame]:
+    """Parse one mjai file (JSON lines, plain bytes) into its games.
+
+    Raises NotALogError for bytes that are not mjai events, ParseError (UnknownCodeError) naming the file,
+    game and round for a game that cannot be read.
+    """
+    return [_parse_game(game, source_file) for game in split_games(read_events(data, source_file), source_file)]
+
+
+def _parse_game(game: GameEvents, source_file: str) -> ParsedGame:
+    """Read one game; every failure becomes a ParseError naming the file, game and round."""
+    game_id, reader = None, None
+    try:
+        game_id = "fp-" + fingerprint(game)  # named in errors until the header gives the game id
+        header = read_header(game)
+        game_id = header.game_id
+        reader = _GameReader(game, header, source_file)
+        return reader.read()
+    except ParseError as exc:
+        round_idx = exc.round_idx if exc.round_idx is not None else (reader.round_idx if reader else None)
+        raise type(exc)(f"{source_file}: {exc.message}", game_id=exc.game_id or game_id, round_idx=round_idx,
+                        tag=exc.tag or (reader.tag if reader else None)) from None  # fmt: skip
+    except _MALFORMED as exc:
+        raise ParseError(f"{source_file}: malformed event ({type(exc).__name__}: {exc})", game_id=game_id,
+                         round_idx=reader.round_idx if reader else None,
+                         tag=reader.tag if reader else None) from None  # fmt: skip
+
+
+class _GameReader:
+    """Replays the kyoku of one game and fills its tables."""
+
+    def __init__(self, game: GameEvents, header: Header, source_file: str) -> None:
+        self.game = game
+        self.header = header
+        self.source_file = source_file
+        self.tables = {t: new_buffers(t) for t in TABLES}
+        self.round_idx: int | None = None
+        self.tag: str | None = None
+        self.quirks: set[str] = set(header.quirks)
+        self.events: list[list] = []
+
+    def read(self) -> ParsedGame:
+        """Replay every kyoku and return the game."""
+        rounds, starts, end_game = self._replay()
+        self.tag = None
+        for round_idx, rnd in enumerate(rounds):
+            self.round_idx = round_idx
+            after = starts[round_idx + 1] if round_idx + 1 < len(starts) else _end_scores(end_game, self.header)
+            outcome = OutcomeBuilder(rnd, self.header.n_players, self.header.has_red_fives, after).build()
+            self._add_round(round_idx, rnd, outcome)
+        self.round_idx = None
+        is_complete = end_game is not None and len(rounds) == len(starts) > 0
+        return self._finish(is_complete, _end_scores(end_game, self.header) if is_complete else None)
+
+    def _replay(self) -> tuple[list[Replayed], list[list[int]], dict[str, Any] | None]:
+        """The kyoku with a result, every kyoku's starting scores, and the end_game event (None when absent)."""
+        rounds: list[Replayed] = []
+        starts: list[list[int]] = []
+        current: KyokuReplay | None = None
+        end_game = None
+        for index, event in self.game.events:
+            kind = self.tag = event["type"]
+            if end_game is not None:
+                raise ParseError(f"{kind} event after end_game")
+            if kind == "start_kyoku" or kind == "end_game":
+                self._close(current, rounds, final=kind == "end_game")
+                current = None
+            if kind == "start_kyoku":
+                self.round_idx = len(rounds)
+                current = KyokuReplay(index, event, self.header.n_players, self.header.has_red_fives)
+                starts.append(current.round.scores)
+            elif kind == "end_game":
+                end_game = event
+            elif kind != "start_game" or index != self.game.events[0][0]:
+                if current is None:
+                    raise ParseError(f"{kind} event outside a kyoku")
+                current.feed(index, event)
+        self._close(current, rounds, final=True)
+        return rounds, starts, end_game
+
+    def _close(self, current: KyokuReplay | None, rounds: list[Replayed], final: bool) -> None:
+        """Keep a finished kyoku; one without a result is dropped at the end of the stream (truncated)."""
+        if current is None:
+            return
+        rnd = current.finish()
+        if rnd.results:
+            rounds.append(rnd)
+        elif not final:
+            raise ParseError("start_kyoku before the previous kyoku's result")
+
+    def _add_round(self, round_idx: int, rnd: Replayed, outcome: Outcome) -> None:
+        self.quirks |= rnd.quirks | outcome.quirks
+        self.events.append(rnd.events)
+        for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
+            for row, result in zip(rows, [r for r in rnd.results if (r.event["type"] == "hora") == (table == "wins")],
+                                   strict=True):  # fmt: skip
+                self._append(table, {"round_idx": round_idx, **row, "source_index": result.index})
+        self._append("rounds", {
+            "round_idx": round_idx, "round_wind": rnd.round_wind, "kyoku": rnd.kyoku, "dealer": rnd.dealer,
+            "honba": rnd.honba, "riichi_sticks": rnd.riichi_sticks, "dice": [], "dora_indicator": rnd.dora[0],
+            "scores_pre": rnd.scores, "hands_start": rnd.hands_start, "n_events": 0,
+            "end_kind": "win" if outcome.wins else "draw", "n_winners": len(outcome.wins),
+            "scores_post": outcome.scores_post, "is_last": False, "source_index": rnd.index,
+        })  # fmt: skip
+
+    def _append(self, table: str, row: dict[str, Any]) -> None:
+        buffers = self.tables[table]
+        for name, value in row.items():
+            buffers[name].append(value)
+
+    def _finish(self, is_complete: bool, final: list[int] | None) -> ParsedGame:
+        header = self.header
+        n_rounds = len(self.tables["rounds"]["round_idx"])
+        last = self.tables["rounds"]["scores_post"][-1][: header.n_players] if n_rounds else None
+        if final is None and is_complete:
+            final = last
+        elif final is not None and last is not None and final[: header.n_players] != last:
+            self.quirks.add("score_mismatch")
+        if is_complete and n_rounds:
+            self.tables["rounds"]["is_last"][-1] = True
+        self.tables["events"] = event_columns(header.game_id, self.events, header.has_red_fives)
+        self.tables["rounds"]["n_events"] = [len(events) for events in self.events]
+        for table in ("rounds", "wins", "draws"):
+            self.tables[table]["game_id"] = Repeated(header.game_id, len(self.tables[table]["round_idx"]))
+        self._fill_games(n_rounds, is_complete)
+        self._fill_players(final if is_complete else None)
+        return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, is_complete,
+                          self.tables)  # fmt: skip
+
+    def _fill_games(self, n_rounds: int, is_complete: bool) -> None:
+        h = self.header
+        for name, value in (
+            ("game_id", h.game_id), ("source", SOURCE), ("fingerprint", h.fingerprint),
+            ("source_file", self.source_file), ("started_at", h.started_at),
+            ("year", h.started_at.year if h.started_at else None), ("rule_code", h.rule_code), ("lobby", h.lobby),
+            ("n_players", h.n_players), ("room", h.room), ("is_hanchan", h.is_hanchan),
+            ("has_red_fives", h.has_red_fives), ("has_kuitan", True), ("is_fast", False),
+            ("is_vs_humans", h.is_vs_humans), ("is_custom_rule", h.is_custom_rule), ("n_rounds", n_rounds),
+            ("n_events", len(self.tables["events"]["round_idx"])), ("log_quirks", sorted(self.quirks)),
+            ("is_server_log", False), ("is_complete", is_complete),
+        ):  # fmt: skip
+            self.tables["games"][name].append(value)
+
+    def _fill_players(self, final: list[int] | None) -> None:
+        ranks = _ranks(final[: self.header.n_players]) if final else None
+        for seat, name in enumerate(self.header.names):
+            self._append("players", {
+                "game_id": self.header.game_id, "seat": seat, "name": name, "dan": None, "rate": None,
+                "sex": None, "final_score": final[seat] if final else None, "final_points": None,
+                "final_rank": ranks[seat] if ranks else None, "n_disconnects": 0, "n_reconnects": 0,
+            })  # fmt: skip
+
+
+def _end_scores(end_game: dict[str, Any] | None, header: Header) -> list[int] | None:
+    """end_game's final scores padded to four seats, None when it has none."""
+    scores = end_game.get("scores") if end_game else None
+    if not isinstance(scores, list) or len(scores) < header.n_players:
+        return None
+    if not all(isinstance(s, int | float) for s in scores):
+        raise ParseError(f"end_game scores {scores!r} are not numbers")
+    return ([int(s) for s in scores[: header.n_players]] + [0] * 4)[:4]
+
+
+def _ranks(scores: list[int]) -> list[int]:
+    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    ranks = [0] * len(scores)
+    for place, seat in enumerate(order, start=1):
+        ranks[seat] = place
+    return ranks
