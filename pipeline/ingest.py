@@ -25,7 +25,7 @@ from pipeline.containers import Entry
 from pipeline.dedup import Deduplicator, Resolution
 from pipeline.errors import NotALogError, ParseError
 from pipeline.schema import new_buffers
-from pipeline.sources import mjai, tenhou_json, tenhou_xml
+from pipeline.sources import majsoul, mjai, tenhou_json, tenhou_xml
 from pipeline.sources.base import ParsedGame
 from pipeline.store.parquet import remove_orphaned_temp_files
 from pipeline.store.warehouse import Warehouse
@@ -34,6 +34,7 @@ PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {
     tenhou_xml.SOURCE: tenhou_xml.parse,
     tenhou_json.SOURCE: tenhou_json.parse,
     mjai.SOURCE: mjai.parse,
+    majsoul.SOURCE: majsoul.parse,
 }
 """Format name -> parse function; every format exposes the same signature."""
 
@@ -78,6 +79,8 @@ def detect_format(data: bytes) -> str | None:
         return tenhou_xml.SOURCE
     if tenhou_json.looks_like(data):
         return tenhou_json.SOURCE
+    if majsoul.looks_like(data):
+        return majsoul.SOURCE
     if mjai.looks_like(data):
         return mjai.SOURCE
     return None

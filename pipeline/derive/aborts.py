@@ -1,18 +1,23 @@
 """The abort_checks and kyuushu tables: abortive draws derived from the events (rules.aborts).
 
 Sanchahou is derived here: three seats other than the discarder could ron the round's last
-released tile (it is among their waits and they are not furiten), which Tenhou aborts.
+released tile (it is among their waits and they are not furiten), which Tenhou aborts. Games whose
+format records the rule 'rule:triple_ron_wins' (Mahjong Soul) play three rons as three wins: no
+sanchahou is derived for them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs, per_seat
+from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat
 from rules.aborts import derive_aborts
 from rules.furiten import RELEASES, furiten_before
 from rules.hands import last_row_per_round
 from rules.waits import KIND_BITS
+
+TRIPLE_RON_WINS = "rule:triple_ron_wins"
+"""The log quirk by which a format says its games play a triple ron as three wins."""
 
 
 def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, passes: tuple) -> np.ndarray:
@@ -34,7 +39,10 @@ def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, pa
 def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]:
     """Columns of abort_checks (per round) and kyuushu (per seat's first draw)."""
     rounds = inputs.rounds
-    aborts = derive_aborts(inputs.arrays, rounds["n_winners"].to_numpy().astype(np.int64), could_ron)
+    no_sanchahou = has_quirk(rounds, TRIPLE_RON_WINS)
+    aborts = derive_aborts(
+        inputs.arrays, rounds["n_winners"].to_numpy().astype(np.int64), np.where(no_sanchahou, 0, could_ron)
+    )
     logged = np.array(rounds["draw_kind"].fill_null("").to_pylist(), dtype=object)
     abortive_logged = np.where(np.isin(logged, ["", "exhaustive", "nagashi_mangan"]), "", logged)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)

@@ -123,6 +123,16 @@ def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
     return values.reshape(n, 4)
 
 
+def has_quirk(rounds: pa.Table, quirk: str) -> np.ndarray:
+    """(n_rounds,) bool: the round's game lists ``quirk`` in games.log_quirks (e.g. a rule such as
+    'rule:triple_ron_wins' that a format records for its games)."""
+    quirks = rounds["log_quirks"].combine_chunks()
+    hits = pc.equal(pc.list_flatten(quirks), quirk).to_numpy(zero_copy_only=False)
+    out = np.zeros(rounds.num_rows, dtype=bool)
+    out[pc.list_parent_indices(quirks).to_numpy()[hits]] = True
+    return out
+
+
 def seat_sets(column: pa.ChunkedArray, n: int) -> np.ndarray:
     """(n, 4) bool from a list<seat> column (e.g. the winners of each round; null: none)."""
     lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)

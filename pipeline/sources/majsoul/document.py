@@ -1,0 +1,197 @@
+"""Read a file's bytes into Mahjong Soul documents: a game head (when the file has one) and its records.
+
+Accepted forms (xz-compressed or not; ingest removes gzip):
+
+* JSON ``{"head": RecordGame, "data": {"records": [...]}}`` (also ``"records"``/``"actions"`` at the top,
+  ``"data"`` as a list of records, or ``"data"`` as base64 of the binary form), or a list of such documents;
+* JSON records alone: ``[{"name": ".lq.RecordNewRound", "data": {...}}, ...]`` or ``{"events": [...]}``
+  (round excerpts, e.g. smly/RiichiEnv's, whose other top-level keys are kept as ``extra``);
+* binary protobuf: Wrapper(".lq.GameDetailRecords") or GameDetailRecords (``records``, or since 2021
+  ``actions`` whose ``result`` holds the record), read by wire.py.
+
+A record is ``{"name": ..., "data": {...}}`` with the name with or without ``.lq.`` and ``Record``; its data
+may be base64 of the message. Keys in camelCase (protobuf's default JSON) are read as snake_case.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import lzma
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.errors import NotALogError, ParseError
+from pipeline.sources.majsoul import wire
+from pipeline.sources.majsoul.codes import RECORD_KINDS, short_name
+
+XZ_MAGIC = b"\xfd7zXZ\x00"
+_RECORD_NAME = re.compile(rb'"name"\s*:\s*"(?:\.lq\.)?(?:Record)?NewRound"')
+_HEAD = re.compile(rb'"head"\s*:\s*\{')
+_BINARY_NAMES = (b".lq.GameDetailRecords", b".lq.RecordNewRound")
+_DOCUMENT_KEYS = ("head", "records", "actions", "events", "data")
+_ACTION_KEYS = frozenset({"passed", "type", "result", "user_input", "user_event", "game_event"})
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])|(?<=[a-zA-Z])(\d+)$")
+
+
+@dataclass
+class Record:
+    """One record: its short kind ('DealTile'), its fields (JSON form) and its position in the file."""
+
+    kind: str
+    data: dict[str, Any]
+    index: int
+
+
+@dataclass
+class Document:
+    """One game's head (RecordGame in JSON form, {} when absent), records and other top-level keys."""
+
+    head: dict[str, Any]
+    records: list[Record]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _xz_head(data: bytes, size: int = 65536) -> bytes:
+    try:
+        return lzma.LZMADecompressor().decompress(data, size)
+    except lzma.LZMAError:
+        return b""
+
+
+def looks_like(data: bytes) -> bool:
+    """Return whether the bytes look like Mahjong Soul records: JSON naming a RecordNewRound (or a game
+    head) in its first 64 KiB, or binary protobuf naming GameDetailRecords / RecordNewRound (xz allowed)."""
+    head = _xz_head(data) if data.startswith(XZ_MAGIC) else data[:65536]
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text[:1] in (b"{", b"["):
+        return _RECORD_NAME.search(text) is not None or (_HEAD.search(text) is not None and b'"uuid"' in text)
+    return any(name in head[:512] for name in _BINARY_NAMES)
+
+
+def _snake(key: str) -> str:
+    """A camelCase key as snake_case ('partPoint1' -> 'part_point_1'); other keys unchanged."""
+    if not any(c.isupper() for c in key):
+        return key
+    return _CAMEL.sub(lambda m: "_" + (m.group(1) or m.group(2)), key).lower()
+
+
+def _snake_keys(value: Any) -> Any:
+    """A JSON value with every object key in snake_case."""
+    if isinstance(value, dict):
+        return {_snake(k): _snake_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_snake_keys(v) for v in value]
+    return value
+
+
+def read_documents(data: bytes, source_file: str) -> list[Document]:
+    """Return the documents of a file (see the module docstring).
+
+    Raises NotALogError when the bytes are not Mahjong Soul records, ParseError when they are but
+    cannot be read (malformed JSON, protobuf, base64 or xz)."""
+    if not looks_like(data):
+        raise NotALogError(f"{source_file}: not Mahjong Soul records (no RecordNewRound, no game head)")
+    if data.startswith(XZ_MAGIC):
+        try:
+            data = lzma.decompress(data)
+        except lzma.LZMAError as exc:
+            raise ParseError(f"{source_file}: corrupt xz data ({exc})") from None
+    text = data.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text[:1] not in (b"{", b"["):
+        return [Document({}, _binary_records(data, source_file))]
+    try:
+        value = _snake_keys(json.loads(text.decode("utf-8")))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ParseError(f"{source_file}: malformed JSON ({exc})") from None
+    return _documents(value, source_file)
+
+
+def _is_record(item: Any) -> bool:
+    return isinstance(item, dict) and "name" in item and "data" in item
+
+
+def _documents(value: Any, source_file: str) -> list[Document]:
+    """The documents of a parsed JSON value."""
+    if isinstance(value, list) and value and all(_is_record(v) for v in value):
+        return [Document({}, _records(value, source_file))]
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(v, dict) and any(k in v for k in _DOCUMENT_KEYS) for v in items):
+        raise NotALogError(f"{source_file}: JSON without Mahjong Soul records")
+    return [_document(item, source_file) for item in items]
+
+
+def _document(doc: dict[str, Any], source_file: str) -> Document:
+    """One JSON document: head, records from wherever the form keeps them, the other keys as extra."""
+    head = doc.get("head") if isinstance(doc.get("head"), dict) else {}
+    body = doc.get("data")
+    if isinstance(body, str):
+        records = _binary_records(_base64(body, source_file), source_file)
+    else:
+        container = body if isinstance(body, dict) else doc
+        items = body if isinstance(body, list) else None
+        for key in ("records", "actions", "events"):
+            if items is None and isinstance(container.get(key), list):
+                items = container[key]
+        if items is None:
+            raise ParseError(f"{source_file}: a Mahjong Soul document without records")
+        records = _records(items, source_file)
+    extra = {k: v for k, v in doc.items() if k not in _DOCUMENT_KEYS}
+    return Document(head, records, extra)
+
+
+def _base64(text: str, source_file: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ParseError(f"{source_file}: record data is neither an object nor base64") from None
+
+
+def _records(items: list[Any], source_file: str) -> list[Record]:
+    """JSON records (or GameActions holding one) as Records; actions without a result are skipped."""
+    out: list[Record] = []
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and item and set(item) <= _ACTION_KEYS:
+            item = item.get("result")  # a GameAction: its record, if any
+            if isinstance(item, str):
+                item = _wrapped(_base64(item, source_file))
+        if item is None:
+            continue
+        if not _is_record(item):
+            raise ParseError(f"{source_file}: record {index} is not a name/data object")
+        kind = short_name(item["name"])
+        data = item["data"]
+        if isinstance(data, str):
+            data = _message(kind, _base64(data, source_file))
+        if not isinstance(data, dict):
+            raise ParseError(f"{source_file}: record {index} ({item['name']}) has no data object")
+        out.append(Record(kind, data, index))
+    return out
+
+
+def _message(kind: str, data: bytes) -> dict[str, Any]:
+    """A record's protobuf bytes decoded by its kind ({} for a kind paipu does not read: the parser names it)."""
+    return wire.decode("Record" + kind, data) if kind in RECORD_KINDS else {}
+
+
+def _wrapped(data: bytes) -> dict[str, Any]:
+    """A protobuf Wrapper as a JSON-form record {name, data} (data decoded by its record kind)."""
+    wrapper = wire.decode("Wrapper", data)
+    name = wrapper.get("name", "")
+    return {"name": name, "data": _message(short_name(name), wrapper.get("data", b""))}
+
+
+def _binary_records(data: bytes, source_file: str) -> list[Record]:
+    """The records of binary GameDetailRecords, wrapped (Wrapper) or not."""
+    try:
+        outer = wire.decode("Wrapper", data)
+        if str(outer.get("name", "")).endswith("GameDetailRecords"):
+            data = outer.get("data", b"")
+        details = wire.decode("GameDetailRecords", data)
+        wrapped = list(details.get("records", []))
+        wrapped += [a["result"] for a in details.get("actions", []) if a.get("result")]
+        return [Record(short_name(w["name"]), w["data"], i) for i, w in enumerate(map(_wrapped, wrapped))]
+    except ParseError as exc:
+        raise type(exc)(f"{source_file}: {exc.message}", tag=exc.tag) from None

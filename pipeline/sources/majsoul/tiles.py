@@ -1,0 +1,82 @@
+"""136-ids for Mahjong Soul's tile strings, and the tiles each seat holds through a round.
+
+Mahjong Soul names tile kinds ('5m') and red fives ('0m'), not which of the four copies moved. Copies
+are numbered in the order tiles enter the round (the deal seat by seat, the first dora indicator, draws
+and later indicators in record order, ura indicators last): a red five is copy 0 of its kind (16, 52, 88)
+when red fives are in play, plain copies take the other numbers. A discard or call takes an id the seat
+holds: a tsumogiri (``moqie``) discard the id just drawn, any other discard another copy when there is one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.errors import ParseError
+from pipeline.sources.majsoul.codes import RED_KINDS, parse_tile
+
+
+@dataclass
+class TileIds:
+    """Hands out 136-ids in one round (see the module docstring)."""
+
+    has_red_fives: bool
+    used: dict[int, int] = field(default_factory=dict)
+    """34-kind -> bit mask of the copies handed out."""
+
+    def new(self, text: object) -> int:
+        """Return an unused id of the tile string; raises ParseError when all its copies are out."""
+        kind, red = parse_tile(text)
+        if red and not self.has_red_fives:
+            raise ParseError(f"red five {text!r} in a game without red fives")
+        fives = self.has_red_fives and kind in RED_KINDS
+        copies = ([0] if red else [1, 2, 3]) if fives else [0, 1, 2, 3]
+        mask = self.used.get(kind, 0)
+        for copy in copies:
+            if not mask & (1 << copy):
+                self.used[kind] = mask | (1 << copy)
+                return kind * 4 + copy
+        raise ParseError(f"more copies of tile {text!r} than the set holds")
+
+    def is_tile(self, tile: int, text: object) -> bool:
+        """Whether a 136-id is a tile of this string (a red five is its own tile when red fives are in play)."""
+        kind, red = parse_tile(text)
+        if tile // 4 != kind:
+            return False
+        if not self.has_red_fives or kind not in RED_KINDS:
+            return True
+        return (tile % 4 == 0) == red
+
+
+@dataclass
+class SeatTiles:
+    """What one seat holds: closed tiles, melds in call order (with the seat each pon came from), kita."""
+
+    held: list[int] = field(default_factory=list)
+    melds: list[list[int]] = field(default_factory=list)
+    pon_from: dict[int, int] = field(default_factory=dict)
+    """34-kind of a pon -> the seat its tile came from (an added kan keeps it)."""
+    n_kita: int = 0
+    last_draw: int = -1
+    """The id drawn last, until the seat's next discard, call or kan (-1: none)."""
+
+    def take(self, ids: TileIds, text: object, prefer: int = -1) -> int:
+        """Remove and return an id of the tile string: ``prefer`` when it is one, else another copy than the
+        last draw when there is one. Raises ParseError when the seat holds no such tile."""
+        if prefer in self.held and ids.is_tile(prefer, text):
+            self.held.remove(prefer)
+            return prefer
+        matches = [t for t in self.held if ids.is_tile(t, text)]
+        if not matches:
+            raise ParseError(f"a seat gives tile {text!r} it does not hold")
+        others = [t for t in matches if t != self.last_draw]
+        tile = (others or matches)[0]
+        self.held.remove(tile)
+        return tile
+
+    def upgrade_pon(self, added: int) -> tuple[list[int], int]:
+        """Turn the pon of the added tile's kind into a kan (in place); return its ids and the pon's seat."""
+        for i, meld in enumerate(self.melds):
+            if len(meld) == 3 and meld[0] // 4 == meld[1] // 4 == added // 4:
+                self.melds[i] = sorted([*meld, added])
+                return self.melds[i], self.pon_from.pop(added // 4, -1)
+        raise ParseError(f"added kan of tile id {added} without a pon of it")

@@ -1,0 +1,160 @@
+"""Mahjong Soul's binary record form: a small protobuf wire-format reader, no protobuf package needed.
+
+The fields read are those of the schema (liqi.json, MahjongRepository/mahjong_soul_api) that paipu uses,
+copied below by field number; every other field is skipped. Messages come out as dicts in the JSON
+form (proto field names, defaults omitted), so the binary and JSON forms share one reader.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.errors import ParseError
+
+FieldSpec = tuple[str, str, bool]
+"""(name, type, repeated): type is a scalar type name or a message name of ``SCHEMA``."""
+
+SCHEMA: dict[str, dict[int, FieldSpec]] = {
+    "Wrapper": {1: ("name", "string", False), 2: ("data", "bytes", False)},
+    "GameDetailRecords": {1: ("records", "bytes", True), 2: ("version", "uint32", False),
+                          3: ("actions", "GameAction", True)},
+    "GameAction": {1: ("passed", "uint32", False), 2: ("type", "uint32", False), 3: ("result", "bytes", False)},
+    "RecordNewRound": {1: ("chang", "uint32", False), 2: ("ju", "uint32", False), 3: ("ben", "uint32", False),
+                       4: ("dora", "string", False), 5: ("scores", "int32", True), 6: ("liqibang", "uint32", False),
+                       7: ("tiles0", "string", True), 8: ("tiles1", "string", True), 9: ("tiles2", "string", True),
+                       10: ("tiles3", "string", True), 11: ("tingpai", "TingPai", True), 13: ("md5", "string", False),
+                       14: ("paishan", "string", False), 15: ("left_tile_count", "uint32", False),
+                       16: ("doras", "string", True)},
+    "TingPai": {1: ("seat", "uint32", False), 2: ("tingpais1", "TingPaiInfo", True)},
+    "TingPaiInfo": {1: ("tile", "string", False), 2: ("haveyi", "bool", False), 3: ("yiman", "bool", False),
+                    4: ("count", "uint32", False), 5: ("fu", "uint32", False)},
+    "RecordDealTile": {1: ("seat", "uint32", False), 2: ("tile", "string", False),
+                       3: ("left_tile_count", "uint32", False), 5: ("liqi", "LiQiSuccess", False),
+                       6: ("doras", "string", True), 7: ("zhenting", "bool", True)},
+    "LiQiSuccess": {1: ("seat", "uint32", False), 2: ("score", "int32", False), 3: ("liqibang", "uint32", False),
+                    4: ("failed", "bool", False)},
+    "RecordDiscardTile": {1: ("seat", "uint32", False), 2: ("tile", "string", False), 3: ("is_liqi", "bool", False),
+                          5: ("moqie", "bool", False), 6: ("zhenting", "bool", True),
+                          7: ("tingpais", "TingPaiInfo", True), 8: ("doras", "string", True),
+                          9: ("is_wliqi", "bool", False)},
+    "RecordChiPengGang": {1: ("seat", "uint32", False), 2: ("type", "uint32", False), 3: ("tiles", "string", True),
+                          4: ("froms", "uint32", True), 5: ("liqi", "LiQiSuccess", False),
+                          7: ("zhenting", "bool", True), 11: ("scores", "int32", True),
+                          12: ("liqibang", "uint32", False)},
+    "RecordAnGangAddGang": {1: ("seat", "uint32", False), 2: ("type", "uint32", False), 3: ("tiles", "string", False),
+                            6: ("doras", "string", True)},
+    "RecordBaBei": {1: ("seat", "uint32", False), 6: ("doras", "string", True), 8: ("moqie", "bool", False)},
+    "RecordHule": {1: ("hules", "HuleInfo", True), 2: ("old_scores", "int32", True),
+                   3: ("delta_scores", "int32", True), 5: ("scores", "int32", True), 6: ("gameend", "GameEnd", False),
+                   7: ("doras", "string", True), 9: ("baopai", "int32", False)},
+    "HuleInfo": {1: ("hand", "string", True), 2: ("ming", "string", True), 3: ("hu_tile", "string", False),
+                 4: ("seat", "uint32", False), 5: ("zimo", "bool", False), 6: ("qinjia", "bool", False),
+                 7: ("liqi", "bool", False), 8: ("doras", "string", True), 9: ("li_doras", "string", True),
+                 10: ("yiman", "bool", False), 11: ("count", "uint32", False), 12: ("fans", "FanInfo", True),
+                 13: ("fu", "uint32", False), 15: ("point_rong", "uint32", False),
+                 16: ("point_zimo_qin", "uint32", False), 17: ("point_zimo_xian", "uint32", False),
+                 19: ("point_sum", "uint32", False), 21: ("baopai", "uint32", False),
+                 22: ("baopai_seats", "uint32", True)},
+    "FanInfo": {1: ("name", "string", False), 2: ("val", "uint32", False), 3: ("id", "uint32", False)},
+    "GameEnd": {1: ("scores", "int32", True)},
+    "RecordNoTile": {1: ("liujumanguan", "bool", False), 2: ("players", "NoTilePlayerInfo", True),
+                     3: ("scores", "NoTileScoreInfo", True), 4: ("gameend", "bool", False)},
+    "NoTilePlayerInfo": {3: ("tingpai", "bool", False), 4: ("hand", "string", True), 5: ("tings", "TingPaiInfo", True),
+                         6: ("already_hule", "bool", False)},
+    "NoTileScoreInfo": {1: ("seat", "uint32", False), 2: ("old_scores", "int32", True),
+                        3: ("delta_scores", "int32", True), 4: ("hand", "string", True), 5: ("ming", "string", True),
+                        6: ("doras", "string", True), 7: ("score", "uint32", False)},
+    "RecordLiuJu": {1: ("type", "uint32", False), 2: ("gameend", "GameEnd", False), 3: ("seat", "uint32", False),
+                    4: ("tiles", "string", True), 5: ("liqi", "LiQiSuccess", False),
+                    6: ("allplayertiles", "string", True)},
+}  # fmt: skip
+"""Message -> field number -> (name, type, repeated), from liqi.json (only the fields paipu reads)."""
+
+VARINT_TYPES = frozenset({"uint32", "int32", "bool"})
+"""Scalar types written as varints (wire type 0; packed in wire type 2 when repeated)."""
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    """Read a varint at ``pos``; return (value, next position)."""
+    value, shift = 0, 0
+    while True:
+        if pos >= len(data) or shift > 63:
+            raise ParseError("truncated or overlong varint in protobuf data")
+        byte = data[pos]
+        value |= (byte & 0x7F) << shift
+        pos += 1
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+
+
+def _scalar(type_: str, value: int) -> int | bool:
+    """A varint as its declared type (int32: two's complement over 64 bits)."""
+    if type_ == "bool":
+        return bool(value)
+    if type_ == "int32" and value >= 1 << 63:
+        return value - (1 << 64)
+    return value
+
+
+def _field(data: bytes, pos: int) -> tuple[int, int, int | bytes, int]:
+    """Read one field at ``pos``: (field number, wire type, varint value or bytes, next position)."""
+    key, pos = _varint(data, pos)
+    number, wire = key >> 3, key & 7
+    if wire == 0:
+        value, pos = _varint(data, pos)
+        return number, wire, value, pos
+    if wire == 2:
+        size, pos = _varint(data, pos)
+        if pos + size > len(data):
+            raise ParseError("truncated length-delimited field in protobuf data")
+        return number, wire, data[pos : pos + size], pos + size
+    if wire in (1, 5):
+        end = pos + (8 if wire == 1 else 4)
+        if end > len(data):
+            raise ParseError("truncated fixed-size field in protobuf data")
+        return number, wire, data[pos:end], end
+    raise ParseError(f"unsupported protobuf wire type {wire}")
+
+
+def _value(type_: str, wire: int, raw: int | bytes) -> list[Any]:
+    """The values one field occurrence holds (several for a packed repeated varint)."""
+    if type_ in VARINT_TYPES:
+        if wire == 0:
+            return [_scalar(type_, raw)]
+        if wire == 2 and isinstance(raw, bytes):
+            values, pos = [], 0
+            while pos < len(raw):
+                value, pos = _varint(raw, pos)
+                values.append(_scalar(type_, value))
+            return values
+    elif wire == 2 and isinstance(raw, bytes):
+        if type_ == "string":
+            try:
+                return [raw.decode("utf-8")]
+            except UnicodeDecodeError:
+                raise ParseError("a protobuf string field is not UTF-8") from None
+        return [raw if type_ == "bytes" else decode(type_, raw)]
+    raise ParseError(f"protobuf field of type {type_} has wire type {wire}")
+
+
+def decode(message: str, data: bytes) -> dict[str, Any]:
+    """Decode protobuf bytes as ``message`` (a name of ``SCHEMA``) into a dict of the JSON form.
+
+    Unknown fields are skipped; absent fields are absent (their defaults). Raises ParseError for
+    malformed bytes or a field whose wire type does not match the schema."""
+    spec = SCHEMA[message]
+    out: dict[str, Any] = {}
+    pos = 0
+    while pos < len(data):
+        number, wire, raw, pos = _field(data, pos)
+        field = spec.get(number)
+        if field is None:
+            continue
+        name, type_, repeated = field
+        values = _value(type_, wire, raw)
+        if repeated:
+            out.setdefault(name, []).extend(values)
+        else:
+            out[name] = values[-1]
+    return out
