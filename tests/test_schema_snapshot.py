@@ -49,7 +49,7 @@ def test_written_parquet_files_carry_the_declared_schema(tenhou_warehouse) -> No
     warehouse, _ = tenhou_warehouse
     for table in ALL_TABLES:
         files = warehouse.table_files(table)
-        assert files, table
+        assert files or table == "server_flags", table  # Tenhou XML records no server flags (Mahjong Soul does)
         for path in files:
             schema = pq.read_schema(path)
             assert [(f.name, f.type, f.nullable) for f in schema] == [

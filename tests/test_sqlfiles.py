@@ -79,12 +79,17 @@ def test_marts_and_checks_end_with_a_final_cte(kind: str) -> None:
 
 
 # --- they run on the real logs -------------------------------------------------------------------
+ONLY_SOME_FORMATS = {"server_flags"}
+"""Tables that formats other than Tenhou XML fill (tests/sources/test_majsoul.py checks it)."""
+
+
 def test_staging_views_have_the_declared_columns_and_rows(tenhou_db) -> None:  # noqa: ANN001
     for table in sql_names("staging"):
         names, _ = columns(tenhou_db, f"select * from {table} limit 0")
         assert names == arrow_schema(table).names, table
         (n_rows,) = tenhou_db.execute(f"select count(*) from {table}").fetchone()
-        assert n_rows > 0, table
+        # Tenhou XML records no furiten or waits flags of its own: only Mahjong Soul records fill server_flags
+        assert n_rows > 0 or table in ONLY_SOME_FORMATS, table
 
 
 def test_staging_views_read_every_part_once(tenhou_db, tenhou_warehouse) -> None:  # noqa: ANN001

@@ -136,6 +136,17 @@ DRAWS = [
     col("source_index", I32, "Index of the element in the source file"),
 ]
 
+SERVER_FLAGS = [
+    *ROUND_KEY,
+    col("event_idx", I32, "The event whose record carries the flags; null: at the deal", True),
+    col("seat", I8, "Seat the flags are about"),
+    col("action", STR, "The record's action: deal, draw, discard, chi, pon, daiminkan"),
+    col("is_furiten", BOOL, "The server's furiten flag for the seat after that record (Mahjong Soul zhenting); "
+       "null when the record gives only waits", True),
+    col("waits_mask", I64, "The server's waits for the seat as 34-kind bits (Mahjong Soul tingpais; bit k = kind k); "
+       "null when the record lists none for the seat", True),
+]  # fmt: skip
+
 MANIFEST = [
     col("path", STR, "Input file path as given (absolute)"),
     col("size", I64, "File size in bytes"),
@@ -158,5 +169,6 @@ TABLES: dict[str, list[Column]] = {
     "events": EVENTS,
     "wins": WINS,
     "draws": DRAWS,
+    "server_flags": SERVER_FLAGS,
 }
-"""The fact tables written by the parsers, by name."""
+"""The fact tables written by the parsers, by name (server_flags only by formats that record such flags)."""

@@ -533,3 +533,14 @@ def test_the_rules_layer_plays_the_triple_ron_as_three_wins(built_warehouse: tup
     assert (could_ron, derived) == (3, None)
     results = run_audit(con)
     assert results["abortive_kind"].other_agree == results["abortive_kind"].other_total > 0
+
+
+def test_the_audit_compares_the_server_flags_with_the_rules_layer(built_warehouse: tuple[Warehouse, Path]) -> None:
+    # the same comparison as above, as `paipu audit` runs it from the server_flags table (Mahjong Soul games
+    # follow other rules: they are counted apart from Tenhou's standard-rule games)
+    warehouse, path = built_warehouse
+    flags = server_flags(path.read_bytes(), str(path))
+    results = run_audit(connect(warehouse))
+    waits, furiten = results["server_waits"], results["server_furiten"]
+    assert (waits.other_agree, waits.other_total) == (11, sum(k is not None for k in flags["tingpai_kinds"]))
+    assert (furiten.other_agree, furiten.other_total) == (68, sum(z is not None for z in flags["zhenting"]))

@@ -240,15 +240,13 @@ def test_audit_agrees_on_every_label_the_logs_carry(audit: dict[str, CheckResult
     assert (result.other_agree, result.other_total) == (total, total), result.other_disagreements
 
 
-def test_audit_han_and_yaku_disagree_only_where_the_logs_record_none(mjai_db, audit: dict[str, CheckResult]) -> None:
+def test_audit_compares_han_and_yaku_only_where_the_logs_record_them(mjai_db, audit: dict[str, CheckResult]) -> None:
     _, con = mjai_db
-    sql = "select game_id from games where list_contains(log_quirks, 'win_without_han')"
-    no_han = {g for (g,) in con.execute(sql).fetchall()}
+    sql = "select count(*) from wins join games using (game_id) where not list_contains(log_quirks, 'win_without_han')"
+    (with_han,) = con.execute(sql).fetchall()[0]
     han = audit["han"]
-    assert (han.other_agree, han.other_total) == (4, 18)  # the 4 akochan wins with fan agree
-    assert {(d["game_id"] in no_han, d["logged"]) for d in han.other_disagreements} == {(True, "0")}
-    yaku = audit["yaku"]
-    assert yaku.other_total == 18 and {d["logged"] for d in yaku.other_disagreements} == {"[] han []"}
+    assert (han.other_agree, han.other_total) == (with_han, with_han) and with_han >= 4  # akochan's wins with fan
+    assert audit["yaku"].other_total == 0  # no real mjai file records yaku
 
 
 # --- chosen events of the real logs ---------------------------------------------------------------
@@ -376,8 +374,9 @@ def test_synthetic_labels_agree_with_the_rules_and_a_gzip_copy_is_a_duplicate(tm
     agreed = {name: (r.other_agree, r.other_total) for name, r in audit.items() if name != "next_round"}
     assert agreed == {"abortive_kind": (2, 2), "draw_payments": (1, 1), "fu": (1, 1), "han": (1, 1),
                       "hand_at_end": (2, 2), "kyuushu_eligible": (1, 1), "nagashi": (0, 0),
-                      "no_ron_in_furiten": (1, 1), "points": (1, 1), "tenpai_at_draw": (0, 0),
-                      "win_tile_in_waits": (1, 1), "yaku": (1, 1)}  # fmt: skip
+                      "no_ron_in_furiten": (1, 1), "points": (1, 1), "server_furiten": (0, 0),
+                      "server_waits": (0, 0), "tenpai_at_draw": (0, 0), "win_tile_in_waits": (1, 1),
+                      "yaku": (1, 1)}  # fmt: skip
 
 
 def test_kyuushu_kyuuhai_shows_the_declarer_and_the_game_ends() -> None:

@@ -36,7 +36,22 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
 
     Raises NotALogError for bytes that are not this format, ParseError (UnknownCodeError) naming the
     file, game and round for a game that cannot be read."""
-    return [game for game, _ in _read_file(data, source_file)]
+    games = []
+    for game, flags in _read_file(data, source_file):
+        _fill_server_flags(game, flags)
+        games.append(game)
+    return games
+
+
+def _fill_server_flags(game: ParsedGame, flags: list) -> None:
+    """Put the server's furiten and waits flags into the game's server_flags table."""
+    buffers = game.tables["server_flags"]
+    for round_idx, (event_idx, seat, zhenting, kinds, action) in flags:
+        mask = None if kinds is None else sum(1 << kind for kind in kinds)
+        row = (game.game_id, round_idx, event_idx, seat, action, zhenting, mask)
+        for name, value in zip(("game_id", "round_idx", "event_idx", "seat", "action", "is_furiten", "waits_mask"), row,
+                               strict=True):  # fmt: skip
+            buffers[name].append(value)
 
 
 def server_flags(data: bytes, source_file: str) -> dict[str, list]:
