@@ -45,8 +45,9 @@ order by game_id, round_idx, win_idx
 _EVENTS_SQL = """
 select game_id, round_idx, event_idx, seat, action, tile, from_seat, meld_tiles
 from events
-order by game_id, round_idx, event_idx
 """
+"""In stored order (DuckDB keeps insertion order): parts are written game by game, event by event;
+read_inputs sorts only when a part is not in that order."""
 
 
 @dataclass
@@ -82,10 +83,32 @@ def _hands_start(rounds: pa.Table) -> np.ndarray:
 
 
 def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
-    """Position in ``rounds`` of the round of each row of another table (game_id, round_idx)."""
-    key = pc.binary_join_element_wise(rounds["game_id"], pc.cast(rounds["round_idx"], pa.string()), "\x1f")
-    row_key = pc.binary_join_element_wise(rows["game_id"], pc.cast(rows["round_idx"], pa.string()), "\x1f")
-    return pc.index_in(row_key, value_set=key).to_numpy(zero_copy_only=False).astype(np.int64)
+    """Position in ``rounds`` (ordered by game_id, round_idx) of the round of each row of another table
+    (game_id, round_idx); -1 for a row whose round is not there."""
+    if not rounds.num_rows or not rows.num_rows:
+        return np.full(rows.num_rows, -1, dtype=np.int64)
+    round_games = rounds["game_id"].to_numpy(zero_copy_only=False)
+    first = np.r_[True, round_games[1:] != round_games[:-1]]
+    game_of_round = np.cumsum(first) - 1
+    # each row's game as a position among the rounds' games: hash the row ids once, look up the distinct ones
+    encoded = pc.dictionary_encode(rows["game_id"]).combine_chunks()
+    game_of_value = pc.index_in(encoded.dictionary, value_set=pa.array(round_games[first], pa.string()))
+    game_of_row = game_of_value.fill_null(-1).to_numpy(zero_copy_only=False)[encoded.indices.to_numpy()]
+    # one sortable key per round: the game's position, then the round index
+    round_keys = game_of_round * 65536 + rounds["round_idx"].to_numpy().astype(np.int64)
+    row_keys = game_of_row * 65536 + rows["round_idx"].to_numpy().astype(np.int64)
+    found = np.minimum(np.searchsorted(round_keys, row_keys), len(round_keys) - 1)
+    return np.where((game_of_row >= 0) & (round_keys[found] == row_keys), found, -1).astype(np.int64)
+
+
+def _in_round_order(events: pa.Table, round_id: np.ndarray) -> tuple[pa.Table, np.ndarray]:
+    """The events ordered by round, then event_idx (sorted only when the part is not already)."""
+    event_idx = events["event_idx"].to_numpy()
+    same_round = round_id[1:] == round_id[:-1]
+    if np.all((round_id[1:] > round_id[:-1]) | (same_round & (event_idx[1:] > event_idx[:-1]))):
+        return events, round_id
+    order = np.lexsort((event_idx, round_id))
+    return events.take(order), round_id[order]
 
 
 GAMES_PER_CHUNK = 250
@@ -97,11 +120,12 @@ def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
     rounds, events, wins and draws views (see part_connection); split_inputs cuts them into chunks."""
     rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
     events = con.sql(_EVENTS_SQL).to_arrow_table()
+    events, round_id = _in_round_order(events, round_positions(rounds, events))
     melds = events["meld_tiles"].combine_chunks()
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
     codes = pc.index_in(events["action"], value_set=pa.array(list(CODE))).to_numpy(zero_copy_only=False)
     arrays = EventArrays(
-        round_id=round_positions(rounds, events),
+        round_id=round_id,
         event_idx=events["event_idx"].to_numpy().astype(np.int64),
         seat=events["seat"].fill_null(-1).to_numpy().astype(np.int64),
         action=codes.astype(np.int64),

@@ -82,6 +82,7 @@ class Warehouse:
         for (source, year), members in sorted(groups.items()):
             key = hashlib.blake2b("|".join(sorted(g.fingerprint for g in members)).encode(), digest_size=8)
             name = f"part-{key.hexdigest()}.parquet"
+            members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
             for table in TABLES:
                 arrow = to_arrow(table, concat_buffers(members, table))
                 if arrow.num_rows:
