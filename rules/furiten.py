@@ -56,14 +56,22 @@ def state_before(
     keys = _state_keys(states, events)
     out = np.full(len(rows), -1, dtype=np.int64)
     for seat in range(4):
-        mine = np.flatnonzero((states.seat == seat) & (True if usable is None else usable))
         at = np.flatnonzero(seats == seat)
-        if not len(mine) or not len(at):
-            continue
-        pos = np.searchsorted(keys[mine], 2 * rows[at], side="left") - 1
-        found = mine[np.maximum(pos, 0)]
-        out[at] = np.where((pos >= 0) & (states.round_id[found] == events.round_id[rows[at]]), found, -1)
+        if len(at):
+            out[at] = _last_state_of_seat(states, events, keys, seat, usable, rows[at])
     return out
+
+
+def _last_state_of_seat(
+    states: HandStates, events: EventArrays, keys: np.ndarray, seat: int, usable: np.ndarray | None, rows: np.ndarray
+) -> np.ndarray:
+    """For each event row: ``seat``'s last (usable) state strictly before it in the same round; -1 if none."""
+    mine = np.flatnonzero((states.seat == seat) & (True if usable is None else usable))
+    if not len(mine):
+        return np.full(len(rows), -1, dtype=np.int64)
+    pos = np.searchsorted(keys[mine], 2 * rows, side="left") - 1
+    found = mine[np.maximum(pos, 0)]
+    return np.where((pos >= 0) & (states.round_id[found] == events.round_id[rows]), found, -1)
 
 
 def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArrays) -> np.ndarray:
@@ -71,8 +79,9 @@ def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArray
     n = len(events.action)
     out = np.zeros((n, 4), dtype=np.int64)
     rows = np.arange(n)
+    keys = _state_keys(states, events)
     for seat in range(4):
-        found = state_before(states, events, rows, np.full(n, seat), usable=waits_mask >= 0)
+        found = _last_state_of_seat(states, events, keys, seat, waits_mask >= 0, rows)
         out[:, seat] = np.where(found >= 0, waits_mask[np.maximum(found, 0)], 0)
     return out
 
