@@ -13,7 +13,7 @@ from rich.table import Table
 
 from pipeline.audit import CheckResult
 from pipeline.ingest import IngestReport
-from pipeline.statistics import Stat, Violation
+from pipeline.statistics import NOT_PROPORTIONS, TOPICS, Stat, Violation, topic_of
 
 MAX_PROBLEMS_SHOWN = 20
 """Files listed after an ingest; the manifest view holds them all."""
@@ -51,6 +51,10 @@ def render_result(console: Console, columns: list[str], rows: list[tuple], fmt: 
         console.print(table)
 
 
+STAT_FIELDS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high")
+"""The fields of one statistic in ``paipu stats --json`` and ``--csv``."""
+
+
 def _group_label(group: dict[str, Any] | None) -> str:
     return "all" if group is None else ", ".join(f"{k}={v}" for k, v in group.items())
 
@@ -60,36 +64,114 @@ def _format_value(s: Stat) -> str:
         return ""
     if s.name == "rounds_per_game":
         return f"{s.value:.2f}"
-    if s.name == "furiten_passes_per_round":
+    if s.name.endswith("_per_round"):
         return f"{100 * s.value:.2f}/100"
+    if s.name in NOT_PROPORTIONS:  # a mean (average_win_points)
+        return f"{s.value:,.0f}"
     return f"{s.value:.2%}"
 
 
 WIDE_CONSOLE = 150
-"""From this width on, definitions are printed beside each statistic; below the table otherwise."""
+"""From this width on, definitions are printed beside each statistic; below the tables otherwise."""
 
 
-def render_stats(console: Console, stats: list[Stat]) -> None:
-    """Print statistics as a table (group, name, value, numerator/denominator) with each definition beside
-    it on a wide console, or listed once below the table on a narrow one."""
-    wide = console.width >= WIDE_CONSOLE
-    table = Table()
-    grouped = any(s.group is not None for s in stats)
-    for name in ("group", "statistic", "value", "95% CI", "n / of")[0 if grouped else 1 :]:
+def _by_topic(stats: list[Stat]) -> dict[str, list[Stat]]:
+    """The statistics under their topics, topics in the order of TOPICS ('other' last); within a topic, a group's
+    statistics together (groups in order of first appearance), each group's in their order."""
+    order = {topic: i for i, (topic, _) in enumerate(TOPICS)}
+    groups: dict[str, int] = {}
+    topics: dict[str, list[Stat]] = {}
+    for s in stats:
+        groups.setdefault(_group_label(s.group), len(groups))
+        topics.setdefault(topic_of(s.name), []).append(s)
+    for topic_stats in topics.values():
+        topic_stats.sort(key=lambda s: groups[_group_label(s.group)])
+    return dict(sorted(topics.items(), key=lambda item: order.get(item[0], len(order))))
+
+
+def _stats_table(title: str, stats: list[Stat], grouped: bool, wide: bool) -> Table:
+    """One topic's table; when grouped, each group's rows follow a heading row naming the group."""
+    table = Table(title=title, title_justify="left", title_style="bold")
+    table.add_column("statistic", overflow="fold")
+    for name in ("value", "95% CI", "n / of"):
         table.add_column(name, no_wrap=True)
     if wide:
         table.add_column("definition")
+    heading = None
     for s in stats:
+        if grouped and _group_label(s.group) != heading:
+            if heading is not None:
+                table.add_section()
+            heading = _group_label(s.group)
+            table.add_row(f"[bold]{escape(heading)}[/bold]")
         interval = "" if s.ci_low is None else f"{100 * s.ci_low:.1f}-{100 * s.ci_high:.1f}%"
         row = [s.name, _format_value(s), interval, f"{s.numerator} / {s.denominator}"]
-        row = [_group_label(s.group), *row] if grouped else row
-        table.add_row(*row, *([s.definition] if wide else []))
-    console.print(table)
+        table.add_row(*row, *([escape(s.definition)] if wide else []))
+    return table
+
+
+MAX_GROUPS_SHOWN = 20
+"""Groups printed in the terminal tables (the largest); --csv and --json print every group."""
+
+SIZE_STAT = "seat_win_rate"
+"""The statistic whose denominator (seat-rounds) ranks groups by size when there are too many to print."""
+
+
+def _largest_groups(stats: list[Stat], n: int) -> list[Stat]:
+    """Only the statistics of the n groups with the most seat-rounds (ties: first listed first)."""
+    sizes: dict[str, int] = {}
+    for s in stats:
+        label = _group_label(s.group)
+        sizes.setdefault(label, 0)
+        if s.name == SIZE_STAT:
+            sizes[label] = s.denominator
+    keep = set(sorted(sizes, key=lambda label: -sizes[label])[:n])
+    return [s for s in stats if _group_label(s.group) in keep]
+
+
+def render_stats(console: Console, stats: list[Stat], max_groups: int | None = MAX_GROUPS_SHOWN) -> None:
+    """Print statistics as one table per topic (name, value, 95% CI, numerator/denominator; each group's rows
+    under a heading row) with each definition beside it on a wide console, or listed once below the tables on a
+    narrow one. When every statistic is of one group (a player's profile), the group is printed once above.
+    Past ``max_groups`` groups, only the largest (most seat-rounds) are printed, with a note saying so."""
+    wide = console.width >= WIDE_CONSOLE
+    groups = {_group_label(s.group) for s in stats}
+    grouped = len(groups) > 1
+    if len(groups) == 1 and stats[0].group is not None:
+        console.print(f"[bold]{escape(groups.pop())}[/bold]", highlight=False)
+    shown = stats if max_groups is None or len(groups) <= max_groups else _largest_groups(stats, max_groups)
+    for topic, topic_stats in _by_topic(shown).items():
+        console.print(_stats_table(topic, topic_stats, grouped, wide))
+    if len(shown) < len(stats):
+        console.print(
+            f"[yellow]showing the {max_groups} groups with the most seat-rounds of {len(groups)}[/yellow]: "
+            "--csv or --json print every group (paipu stats --player NAME: one player's profile)",
+            highlight=False,
+        )
     if wide:
         return
     console.print("[bold]definitions[/bold]")
-    for name, definition in dict((s.name, s.definition) for s in stats).items():
-        console.print(f"  {name}: {definition}", highlight=False)
+    definitions = {s.name: s.definition for topic_stats in _by_topic(stats).values() for s in topic_stats}
+    for name, definition in definitions.items():
+        console.print(f"  {name}: {escape(definition)}", highlight=False)
+
+
+def _stat_row(s: Stat) -> list[Any]:
+    """One statistic as a CSV row: the JSON fields, the group flattened to 'key=value' ('' for all)."""
+    group = "" if s.group is None else _group_label(s.group)
+    return [s.name, group, s.numerator, s.denominator, s.value, s.definition, s.ci_low, s.ci_high]
+
+
+def render_stats_csv(stats: list[Stat]) -> None:
+    """Write statistics as CSV on stdout: a header (STAT_FIELDS), then one row per statistic."""
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(STAT_FIELDS)
+    writer.writerows(_stat_row(s) for s in stats)
+
+
+def render_stats_json(stats: list[Stat]) -> None:
+    """Write ``{"stats": [...]}`` on stdout, one object per statistic (STAT_FIELDS)."""
+    sys.stdout.write(json.dumps({"stats": [s.to_json() for s in stats]}, ensure_ascii=False) + "\n")
 
 
 def render_checks(console: Console, results: dict[str, list[Violation]]) -> None:

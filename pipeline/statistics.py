@@ -4,18 +4,51 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from fnmatch import fnmatchcase
 from typing import Any
 
 import duckdb
 
 from pipeline.db import load_sql, sql_names
 
-GROUPINGS = ("all", "room", "year", "source")
-"""Values of ``--by``: one group, or per room / year / source format."""
+GROUPINGS = ("all", "room", "year", "source", "length", "player")
+"""Values of ``--by``: one group, or per room / year / source format / table length (hanchan or tonpuu) / player
+(the seat's name; see ROUND_LEVEL for what a player's row counts)."""
 
+MARTS = ("round_outcomes", "seat_outcomes", "tenpai_at_draw", "rules_rates", "score_distributions")
+"""The marts ``paipu stats`` runs, in the order it prints them (every file of pipeline/sql/marts)."""
 
-NOT_PROPORTIONS = frozenset({"rounds_per_game", "furiten_passes_per_round", "furiten_passes_with_yaku_per_round"})
-"""Ratios whose numerator is not a subset of the denominator: no binomial interval for them."""
+NOT_PROPORTIONS = frozenset(
+    {
+        "rounds_per_game",
+        "furiten_passes_per_round",
+        "furiten_passes_with_yaku_per_round",
+        "furiten_passes_without_yaku_per_round",
+        "average_win_points",
+    }
+)
+"""Ratios whose numerator is not a subset of the denominator (counts per round, a mean): no binomial interval."""
+
+TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("rounds", ("rounds_per_game", "win_rate", "exhaustive_draw_rate", "nagashi_mangan_rate", "draw_rate",
+                "abortive_draw_rate", "abortive_rate_*", "exhaustive_draw_rate_2011_study")),
+    ("seats", ("seat_win_rate", "deal_in_rate", "riichi_rate", "call_rate", "average_win_points")),
+    ("tenpai at exhaustive draws", ("tenpai_at_draw_rate", "tenpai_share_*", "karaten_share_of_tenpai_at_draw",
+                                    "pure_karaten_at_draw_rate")),
+    ("furiten", ("furiten_passes_*", "riichi_in_furiten_rate", "tsumo_in_furiten_rate")),
+    ("kyuushu kyuuhai", ("kyuushu_*",)),
+    ("scoring", ("fu_share_*", "han_share_*")),
+)  # fmt: skip
+"""Topics of the statistics, in display order: (title, name patterns, fnmatch style)."""
+
+ROUND_LEVEL = (
+    "rounds_per_game", "win_rate", "exhaustive_draw_rate", "nagashi_mangan_rate", "draw_rate", "abortive_draw_rate",
+    "abortive_rate_*", "exhaustive_draw_rate_2011_study", "tenpai_share_*",
+)  # fmt: skip
+"""Statistics that count rounds (draws, games) rather than seats: by player, a player's row counts every round
+of the games that player sat in, so players' rows overlap. Every other statistic counts seats (a seat-round, a
+win, a riichi, a pass, a seat at a draw, a first draw): a player's row counts only the seats that player held,
+and the players' numerators add up to the total."""
 
 Z_95 = 1.959963984540054
 """Standard normal quantile of a two-sided 95% interval."""
@@ -29,7 +62,9 @@ def wilson_interval(numerator: int, denominator: int, z: float = Z_95) -> tuple[
     p = numerator / denominator
     centre = (p + z * z / (2 * denominator)) / (1 + z * z / denominator)
     half = z * math.sqrt(p * (1 - p) / denominator + z * z / (4 * denominator**2)) / (1 + z * z / denominator)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if numerator <= 0 else max(0.0, centre - half)  # exact ends: no rounding noise at 0 or n of n
+    high = 1.0 if numerator >= denominator else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -51,13 +86,49 @@ class Stat:
         return asdict(self)
 
 
-def mart_stats(con: duckdb.DuckDBPyConnection, mart: str, by: str = "all") -> list[Stat]:
+def topic_of(name: str) -> str:
+    """Return the topic (see TOPICS) a statistic is printed under; 'other' when no pattern matches."""
+    for topic, patterns in TOPICS:
+        if any(fnmatchcase(name, pattern) for pattern in patterns):
+            return topic
+    return "other"
+
+
+def is_round_level(name: str) -> bool:
+    """True when a statistic counts rounds, draws or games (by player: the rounds of the player's games), False
+    when it counts seats (by player: only the player's seats)."""
+    return any(fnmatchcase(name, pattern) for pattern in ROUND_LEVEL)
+
+
+def mart_stats(con: duckdb.DuckDBPyConnection, mart: str, by: str = "all", group: str | None = None) -> list[Stat]:
     """Return the statistics of one mart (``pipeline/sql/marts/<mart>.sql``: rows of name, group value,
-    numerator, denominator, value, definition), grouped by ``by`` (see GROUPINGS); raises ValueError
-    for another ``by``."""
+    numerator, denominator, value, definition), grouped by ``by`` (see GROUPINGS), only those of one group
+    value when ``group`` is given; raises ValueError for another ``by``."""
     if by not in GROUPINGS:
         raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-    return _stats(con.execute(load_sql("marts", mart), {"by": by}).fetchall(), by)
+    rows = con.execute(load_sql("marts", mart), {"by": by}).fetchall()
+    if group is not None:
+        rows = [row for row in rows if row[1] == group]
+    return _stats(rows, by)
+
+
+def all_stats(con: duckdb.DuckDBPyConnection, by: str = "all", group: str | None = None) -> list[Stat]:
+    """Return the statistics of every mart (MARTS, in order), grouped by ``by``, or one group's only."""
+    return [stat for mart in MARTS for stat in mart_stats(con, mart, by, group)]
+
+
+def has_player(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """True when a seat of some stored game has this player name (the marts' group value: 'unknown' for none)."""
+    sql = "select count(*) from players where coalesce(name, 'unknown') = $name"
+    return con.execute(sql, {"name": name}).fetchall()[0][0] > 0
+
+
+def player_stats(con: duckdb.DuckDBPyConnection, name: str) -> list[Stat]:
+    """Return one player's profile: every mart's rows of that player (``by='player'``); raises KeyError when no
+    stored game has a seat of that name."""
+    if not has_player(con, name):
+        raise KeyError(f"no player named {name!r} in the warehouse")
+    return all_stats(con, "player", group=name)
 
 
 def round_outcome_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
@@ -66,8 +137,8 @@ def round_outcome_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list
 
 
 def rules_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
-    """Return the rules layer's rates (marts/rules_rates.sql): furiten passes, riichi in furiten,
-    karaten at draws, grouped by ``by``."""
+    """Return the rules layer's rates (marts/rules_rates.sql): furiten passes, riichi and tsumo in furiten,
+    karaten at draws, kyuushu, grouped by ``by``."""
     return mart_stats(con, "rules_rates", by)
 
 

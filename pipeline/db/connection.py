@@ -38,6 +38,8 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
             con.register(f"_empty_{table}", arrow_schema(table).empty_table())
             sql = load_sql("staging", table).replace(_PARTS.format(table=table), f"_empty_{table}")
             con.execute(f"create view {table} as {sql}")
+    for macro in sql_names("macros"):  # shared pieces of the marts (e.g. grouped_seats)
+        con.execute(load_sql("macros", macro))
     return con
 
 

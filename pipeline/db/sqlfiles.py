@@ -1,11 +1,11 @@
-"""The SQL files shipped in ``pipeline/sql``: staging views, marts, checks, audit. One query per file."""
+"""The SQL files shipped in ``pipeline/sql``: staging views, macros, marts, checks, audit. One query per file."""
 
 from __future__ import annotations
 
 from functools import cache
 from importlib import resources
 
-SQL_KINDS = ("staging", "marts", "checks", "audit")
+SQL_KINDS = ("staging", "macros", "marts", "checks", "audit")
 """Folders of ``pipeline/sql``."""
 
 

@@ -1,5 +1,7 @@
 -- round_outcomes: how rounds end, as rates over all stored rounds (every game in the warehouse).
--- Parameter $by: 'room', 'year', 'source' or 'all' (one group).
+-- Parameter $by: 'all' (one group), 'room', 'year', 'source', 'length' (hanchan or tonpuu, from games.is_hanchan)
+-- or 'player': every statistic here counts rounds, so a player's row counts the rounds (and games) of the games
+-- that player sat in (each round once, even when the name held two seats of the game).
 -- A round is one kyoku; a multiple ron is one round with one win outcome. Definitions:
 --   rounds_per_game        = rounds stored / games stored
 --   win_rate               = rounds ending in at least one win (tsumo or ron) / all rounds
@@ -11,19 +13,19 @@
 --   exhaustive_draw_rate_2011_study = exhaustive draws / rounds, both leaving out East 1 honba 0 rounds and
 --                            kyuushu kyuuhai and suufon renda aborts (the definition of a published 2011 Houou
 --                            study, which found 14.67%)
-with labelled as (
+with game_groups as (
+    -- a game's group; by player, one row per distinct name seated in the game
+    select distinct game_id, group_value from grouped_seats($by)
+),
+labelled as (
     select
-        case $by
-            when 'room' then g.room
-            when 'year' then coalesce(g.year::varchar, 'unknown')
-            when 'source' then g.source
-        end as group_value,
+        g.group_value,
         r.game_id, r.end_kind, d.kind,
         -- the 2011 study's population: not East 1 honba 0, not a kyuushu or suufon abort
         not (r.round_wind = 0 and r.kyoku = 0 and r.honba = 0)
             and coalesce(d.kind, '') not in ('kyuushu_kyuuhai', 'suufon_renda') as in_2011_study
     from rounds as r
-    join games as g using (game_id)
+    join game_groups as g using (game_id)
     left join draws as d using (game_id, round_idx)
 ),
 counts as (
@@ -85,4 +87,5 @@ final as (
 )
 select name, group_value, numerator, denominator, numerator / denominator as value, definition
 from final
+where denominator > 0
 order by group_value nulls first, ord

@@ -1,11 +1,18 @@
--- rules_rates: rates from the rules layer: furiten passes, riichi in furiten, karaten at draws, kyuushu.
--- Parameter $by: 'room', 'year', 'source' or 'all' (one group). Definitions:
+-- rules_rates: rates from the rules layer: furiten passes, riichi and tsumo in furiten, karaten at draws, kyuushu.
+-- Parameter $by: 'all' (one group), 'room', 'year', 'source', 'length' (hanchan or tonpuu, from games.is_hanchan)
+-- or 'player': every statistic here counts something a seat did or held (a pass, a riichi, a tsumo, a seat at a
+-- draw, a first draw), so a player's row counts only the seats that player held, and "all rounds" are then the
+-- rounds that player played (one per seat held). Definitions:
 --   furiten_passes_per_round        = furiten passes / all rounds (shown per 100 rounds); a pass: a tenpai seat lets a
 --                                     winning tile go (another's discard or added kan not ronned, or its
 --                                     own drawn winning tile discarded); yaku are not considered
 --   furiten_passes_with_yaku_per_round = the passes whose win would have had a yaku, dora aside / all rounds
+--   furiten_passes_without_yaku_per_round = the passes whose win would have had no yaku / all rounds
+--   furiten_passes_with_yaku_share  = passes whose win would have had a yaku / passes (yaku known)
 --   riichi_in_furiten_rate          = riichi declarations whose hand, right after the riichi discard,
 --                                     has a wait among the seat's own discards / riichi declarations
+--   tsumo_in_furiten_rate           = tsumo wins by a seat furiten by its own discards (a wait just before the
+--                                     winning draw among its discards of the round) / tsumo wins
 --   karaten_share_of_tenpai_at_draw = seats tenpai at an exhaustive draw (Tenhou's rule) with every
 --                                     winning tile visible to them / seats tenpai at an exhaustive draw
 --   pure_karaten_at_draw_rate       = seats formally tenpai at an exhaustive draw whose every wait is held
@@ -13,23 +20,23 @@
 --   kyuushu_eligible_rate           = first draws eligible for kyuushu kyuuhai (uninterrupted, 9+ distinct
 --                                     terminal/honor kinds) / first draws
 --   kyuushu_declared_rate           = eligible first draws on which kyuushu kyuuhai was declared / eligible ones
-with game_groups as (
-    select
-        game_id,
-        case $by
-            when 'room' then room
-            when 'year' then coalesce(year::varchar, 'unknown')
-            when 'source' then source
-        end as group_value
-    from games
+with seat_groups as (
+    -- every seat of every game with its group: the game's, or by player the seat's player
+    select * from grouped_seats($by)
 ),
 round_counts as (
-    select g.group_value, count(*) as n_rounds
-    from rounds join game_groups as g using (game_id) group by all
+    -- rounds per group; by player, once per seat held (the rounds the player played), else once (seat 0, the
+    -- first dealer, stands for its game)
+    select s.group_value, count(*) as n_rounds
+    from rounds as r
+    join seat_groups as s on s.game_id = r.game_id and ($by = 'player' or s.seat = 0)
+    group by all
 ),
 pass_counts as (
-    select g.group_value, count(*) as n_passes, count(*) filter (where has_yaku) as n_passes_with_yaku
-    from furiten_passes join game_groups as g using (game_id) group by all
+    select g.group_value, count(*) as n_passes, count(*) filter (where has_yaku) as n_passes_with_yaku,
+           count(*) filter (where not has_yaku) as n_passes_without_yaku,
+           count(has_yaku) as n_passes_yaku_known
+    from furiten_passes join seat_groups as g using (game_id, seat) group by all
 ),
 riichi_discards as (
     select e.game_id, e.round_idx, e.seat,
@@ -46,7 +53,23 @@ riichi_counts as (
     from riichi_discards as r
     join hand_states as h
         on h.game_id = r.game_id and h.round_idx = r.round_idx and h.seat = r.seat and h.event_idx = r.discard_idx
-    join game_groups as g on g.game_id = r.game_id
+    join seat_groups as g on g.game_id = r.game_id and g.seat = r.seat
+    group by all
+),
+tsumo_counts as (
+    -- a tsumo win whose waits just before the winning draw include a kind the winner discarded in the round
+    select g.group_value,
+           count(*) as n_tsumo,
+           count(*) filter (
+               where exists (
+                   select 1 from events as e
+                   where e.game_id = w.game_id and e.round_idx = w.round_idx and e.seat = w.seat
+                     and e.action = 'discard' and (w.waits_mask >> e.tile34) & 1 = 1
+               )
+           ) as n_furiten
+    from win_checks as w
+    join seat_groups as g using (game_id, seat)
+    where w.is_tsumo
     group by all
 ),
 draw_counts as (
@@ -55,7 +78,7 @@ draw_counts as (
            count(*) filter (where is_tenpai) as n_tenpai,
            count(*) filter (where is_tenpai and is_karaten) as n_karaten,
            count(*) filter (where is_pure_karaten) as n_pure
-    from draw_outcomes join game_groups as g using (game_id)
+    from draw_outcomes join seat_groups as g using (game_id, seat)
     where kind = 'exhaustive'
     group by all
 ),
@@ -64,7 +87,7 @@ kyuushu_counts as (
            count(*) as n_first_draws,
            count(*) filter (where is_eligible) as n_eligible,
            count(*) filter (where is_eligible and is_declared) as n_declared
-    from kyuushu join game_groups as g using (game_id)
+    from kyuushu join seat_groups as g using (game_id, seat)
     group by all
 ),
 final as (
@@ -79,9 +102,24 @@ final as (
            'furiten passes on which the win let go would have had a yaku (dora aside) / all rounds'
     from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
     union all
+    select 'furiten_passes_without_yaku_per_round', r.group_value, coalesce(p.n_passes_without_yaku, 0), r.n_rounds,
+           coalesce(p.n_passes_without_yaku, 0) / r.n_rounds, 1.6,
+           'furiten passes on which the win let go would have had no yaku / all rounds'
+    from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
+    union all
+    select 'furiten_passes_with_yaku_share', group_value, n_passes_with_yaku, n_passes_yaku_known,
+           n_passes_with_yaku / n_passes_yaku_known, 1.7,
+           'furiten passes on which the win let go would have had a yaku (dora aside) / furiten passes'
+    from pass_counts
+    where n_passes_yaku_known > 0
+    union all
     select 'riichi_in_furiten_rate', group_value, n_furiten, n_riichi, n_furiten / n_riichi, 2,
            'riichi declarations with a wait among the declarer''s own discards / riichi declarations'
     from riichi_counts
+    union all
+    select 'tsumo_in_furiten_rate', group_value, n_furiten, n_tsumo, n_furiten / n_tsumo, 2.5,
+           'tsumo wins by a seat with a wait among its own discards of the round (furiten) / tsumo wins'
+    from tsumo_counts
     union all
     select 'karaten_share_of_tenpai_at_draw', group_value, n_karaten, n_tenpai, n_karaten / n_tenpai, 3,
            'tenpai seats at exhaustive draws with every winning tile visible to them / tenpai seats'
@@ -95,10 +133,12 @@ final as (
            'first draws eligible for kyuushu kyuuhai (uninterrupted, 9+ terminal/honor kinds) / first draws'
     from kyuushu_counts
     union all
-    select 'kyuushu_declared_rate', group_value, n_declared, n_eligible, n_declared / nullif(n_eligible, 0), 6,
+    select 'kyuushu_declared_rate', group_value, n_declared, n_eligible, n_declared / n_eligible, 6,
            'eligible first draws on which kyuushu kyuuhai was declared / eligible first draws'
     from kyuushu_counts
+    where n_eligible > 0
 )
 select name, group_value, numerator, denominator, value, definition
 from final
+where denominator > 0
 order by group_value nulls first, ord

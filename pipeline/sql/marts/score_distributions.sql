@@ -1,22 +1,18 @@
 -- score_distributions: how wins are scored, from the rules layer's scoring (wins_scored, which agrees with
--- the server's fu and han on every standard-rule win). Parameter $by: 'room', 'year', 'source' or 'all'.
+-- the server's fu and han on every standard-rule win).
+-- Parameter $by: 'all' (one group), 'room', 'year', 'source', 'length' (hanchan or tonpuu, from games.is_hanchan)
+-- or 'player': a win is the winner's, so a player's row counts only the wins of the seats that player held.
 -- Definitions (every win that can win: complete with a yaku; a double ron counts each winner):
 --   fu_share_N   = wins scored at N fu / wins (N: 20, 25, 30, ... 110; yakuman hands as Tenhou records them)
 --   han_share_N  = wins at N han / wins (N: 1 ... 12; yaku, dora, ura dora and red fives)
 --   han_share_13_plus = wins at 13 han or more (kazoe yakuman and yakuman) / wins
-with game_groups as (
-    select
-        game_id,
-        case $by
-            when 'room' then room
-            when 'year' then coalesce(year::varchar, 'unknown')
-            when 'source' then source
-        end as group_value
-    from games
+with seat_groups as (
+    -- every seat of every game with its group: the game's, or by player the seat's player
+    select * from grouped_seats($by)
 ),
 scored as (
     select g.group_value, s.fu, least(s.han, 13) as han_bucket
-    from wins_scored as s join game_groups as g using (game_id)
+    from wins_scored as s join seat_groups as g using (game_id, seat)
     where s.points is not null
 ),
 group_totals as (
@@ -51,4 +47,5 @@ final as (
 )
 select name, group_value, numerator, denominator, value, definition
 from final
+where denominator > 0
 order by group_value nulls first, ord
