@@ -1,18 +1,22 @@
-"""The Python API for notebooks: open a warehouse, get views, marts and queries as pandas or Arrow.
+"""The Python API for notebooks: open a warehouse, get views, marts and queries as pandas, Arrow or Polars.
 
     from pipeline.api import open_warehouse
     wh = open_warehouse("data/warehouse")
-    wh.view("rounds")                      # pandas DataFrame
-    wh.mart("round_outcomes", by="room")   # the same SQL file `paipu stats` runs
+    wh.view("rounds")                           # pandas DataFrame
+    wh.mart("round_outcomes", by="room")        # the same SQL file `paipu stats` runs
+    wh.stats(by="length")                       # every mart's rows with their 95% intervals
+    wh.stats(player="ASAPIN")                   # one player's profile
     wh.sql("select room, count(*) from games group by room", as_="arrow")
+    wh.view("wins", as_="polars")               # needs polars installed (not a paipu dependency)
 
-Polars users can pass the Arrow result to ``polars.from_arrow``.
+Every method returns pandas unless ``as_`` asks for "arrow" or "polars"; polars is imported only then.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import duckdb
 import pandas as pd
@@ -20,11 +24,42 @@ import pyarrow as pa
 
 from pipeline.db import connect, load_sql, sql_names
 from pipeline.schema import ALL_TABLES
-from pipeline.statistics import GROUPINGS
+from pipeline.statistics import GROUPINGS, all_stats, player_stats
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
-Result = Literal["pandas", "arrow"]
-"""What a query returns: a pandas DataFrame or an Arrow table."""
+if TYPE_CHECKING:  # polars is optional: imported only when asked for
+    import polars as pl
+
+Result = Literal["pandas", "arrow", "polars"]
+"""What a query returns: a pandas DataFrame, an Arrow table or a Polars DataFrame."""
+
+RESULTS = ("pandas", "arrow", "polars")
+"""The values of ``as_``."""
+
+Frame: TypeAlias = "pd.DataFrame | pa.Table | pl.DataFrame"
+"""A result: pandas, Arrow or Polars, as asked."""
+
+
+def _polars() -> Any:
+    """Import polars when first asked for; a clear ImportError when it is not installed."""
+    try:
+        return importlib.import_module("polars")
+    except ImportError as exc:
+        raise ImportError(
+            "as_='polars' needs the polars package, which paipu does not install: pip install polars "
+            "(or use as_='arrow' or as_='pandas')"
+        ) from exc
+
+
+def convert(table: pa.Table, as_: Result = "pandas") -> Frame:
+    """Return an Arrow table as pandas (default), Arrow or Polars; raises ValueError for another ``as_``."""
+    if as_ not in RESULTS:
+        raise ValueError(f"as_ must be one of {', '.join(RESULTS)}, not {as_!r}")
+    if as_ == "pandas":
+        return table.to_pandas()
+    if as_ == "polars":
+        return _polars().from_arrow(table)
+    return table
 
 
 class PaipuWarehouse:
@@ -34,26 +69,77 @@ class PaipuWarehouse:
         self.warehouse = Warehouse(root)
         self.con: duckdb.DuckDBPyConnection = connect(self.warehouse)
 
-    def sql(self, query: str, params: dict[str, Any] | None = None, as_: Result = "pandas") -> pd.DataFrame | pa.Table:
-        """Run a query (``$name`` parameters) over the views; return pandas (default) or Arrow."""
-        table = self.con.sql(query, params=params or None).to_arrow_table()
-        return table.to_pandas() if as_ == "pandas" else table
+    def sql(self, query: str, params: dict[str, Any] | None = None, as_: Result = "pandas") -> Frame:
+        """Run a query (``$name`` parameters) over the views; return pandas (default), Arrow or Polars."""
+        if as_ not in RESULTS:  # before running the query
+            raise ValueError(f"as_ must be one of {', '.join(RESULTS)}, not {as_!r}")
+        return convert(self.con.sql(query, params=params or None).to_arrow_table(), as_)
 
-    def view(self, name: str, as_: Result = "pandas") -> pd.DataFrame | pa.Table:
+    def view(self, name: str, as_: Result = "pandas") -> Frame:
         """Return a whole view (games, rounds, events, hand_states, ...); raises KeyError for another name."""
         if name not in ALL_TABLES:
             raise KeyError(f"no view {name!r}; the views are {', '.join(ALL_TABLES)}")
         return self.sql(f"select * from {name}", as_=as_)
 
-    def mart(self, name: str, by: str = "all", as_: Result = "pandas") -> pd.DataFrame | pa.Table:
-        """Run ``pipeline/sql/marts/<name>.sql`` grouped by ``by`` (all, room, year, source)."""
+    def mart(self, name: str, by: str = "all", as_: Result = "pandas") -> Frame:
+        """Run ``pipeline/sql/marts/<name>.sql`` grouped by ``by`` (see GROUPINGS): rows of name, group_value,
+        numerator, denominator, value, definition. Raises KeyError for an unknown mart, ValueError for ``by``."""
         if name not in sql_names("marts"):
             raise KeyError(f"no mart {name!r}; the marts are {', '.join(sql_names('marts'))}")
         if by not in GROUPINGS:
             raise ValueError(f"by must be one of {', '.join(GROUPINGS)}, not {by!r}")
         return self.sql(load_sql("marts", name), {"by": by}, as_=as_)
 
+    def stats(self, by: str = "all", player: str | None = None, as_: Result = "pandas") -> Frame:
+        """Return every mart's statistics as ``paipu stats`` prints them (name, group, numerator, denominator,
+        value, definition, ci_low, ci_high; group as group_value), grouped by ``by``, or one player's profile.
+        Raises ValueError for ``by``, KeyError for a player name no stored game has."""
+        stats = all_stats(self.con, by) if player is None else player_stats(self.con, player)
+        columns = {
+            "name": pa.array([s.name for s in stats], pa.string()),
+            "group_value": pa.array([None if s.group is None else [*s.group.values()][0] for s in stats], pa.string()),
+            "numerator": pa.array([s.numerator for s in stats], pa.int64()),
+            "denominator": pa.array([s.denominator for s in stats], pa.int64()),
+            "value": pa.array([s.value for s in stats], pa.float64()),
+            "definition": pa.array([s.definition for s in stats], pa.string()),
+            "ci_low": pa.array([s.ci_low for s in stats], pa.float64()),
+            "ci_high": pa.array([s.ci_high for s in stats], pa.float64()),
+        }
+        return convert(pa.table(columns), as_)
+
 
 def open_warehouse(root: Path | str = DEFAULT_WAREHOUSE) -> PaipuWarehouse:
     """Open a warehouse folder for reading; raises WarehouseError when there is none."""
     return PaipuWarehouse(root)
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+"""The bundled sample logs (a source checkout or an editable install)."""
+
+
+def build_sample_warehouse(root: Path | str) -> Path:
+    """Ingest and derive the bundled sample (``data/sample``) into the warehouse folder ``root``; return it.
+
+    Raises FileNotFoundError when the sample is not there (an installed package without the repository)."""
+    from pipeline.derive.run import derive  # noqa: PLC0415 - the ingest machinery only when a sample is built
+    from pipeline.ingest import ingest  # noqa: PLC0415
+
+    root = Path(root)
+    ingest([SAMPLE], Warehouse(root))
+    derive(Warehouse(root))
+    return root
+
+
+def notebook_warehouse(env: str = "PAIPU_WAREHOUSE") -> PaipuWarehouse:
+    """The warehouse a notebook reads: the folder named by the environment variable ``env`` when set, else
+    the bundled sample built into a temporary folder (removed when the process ends)."""
+    import atexit  # noqa: PLC0415
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    if os.environ.get(env):
+        return open_warehouse(os.environ[env])
+    folder = tempfile.mkdtemp(prefix="paipu-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return open_warehouse(build_sample_warehouse(Path(folder) / "warehouse"))

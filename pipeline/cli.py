@@ -1,6 +1,7 @@
 """The ``paipu`` command line: thin typer commands over plain functions.
 
-Exit codes: 0 success; 1 a check or the audit found violations or disagreements; 2 usage error (bad
+Exit codes: 0 success (also when the reader of the output went away, e.g. ``| head``); 1 a check or the audit
+found violations or disagreements, or ``stats --player`` names no stored player; 2 usage error (bad
 option, missing path); 3 some input files were quarantined (the rest was written); 4 warehouse or SQL error;
 70 an internal error (a bug: reported in one line, never as a traceback).
 """
@@ -8,6 +9,7 @@ option, missing path); 3 some input files were quarantined (the rest was written
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -23,12 +25,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pipeline import __version__
 from pipeline.audit import run_audit
-from pipeline.cli_render import render_audit, render_checks, render_ingest, render_result, render_stats
+from pipeline.cli_render import (
+    render_audit,
+    render_checks,
+    render_ingest,
+    render_result,
+    render_stats,
+    render_stats_csv,
+    render_stats_json,
+)
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import PaipuError, WarehouseError
 from pipeline.ingest import PARSERS, discover_files, ingest
-from pipeline.statistics import GROUPINGS, round_outcome_stats, rules_stats, run_checks, score_stats
+from pipeline.plots import plot_groupings, write_plots
+from pipeline.report import write_report
+from pipeline.statistics import GROUPINGS, all_stats, has_player, run_checks
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
 EXIT_VIOLATIONS, EXIT_USAGE, EXIT_QUARANTINED, EXIT_WAREHOUSE, EXIT_INTERNAL = 1, 2, 3, 4, 70
@@ -51,6 +63,12 @@ def _error(message: object, label: str = "error") -> None:
     err.print(f"[red]{label}:[/red] {text}", highlight=False, soft_wrap=True)
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush to a closed pipe raises nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Turn paipu's errors into a one-line message and exit code 4, never a traceback."""
 
@@ -66,6 +84,9 @@ def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             raise typer.Exit(EXIT_WAREHOUSE) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
+        except BrokenPipeError:  # the reader went away (`paipu sql ... | head`): stop quietly
+            _silence_stdout()
+            raise typer.Exit(0) from None
         except Exception as exc:  # a bug in paipu: one clear line, never a traceback
             _error(f"{type(exc).__name__}: {exc} (please report this)", "internal error")
             raise typer.Exit(EXIT_INTERNAL) from None
@@ -180,23 +201,66 @@ def sql_command(
     render_result(out, columns, result.fetchall(), fmt)
 
 
+EXIT_NO_PLAYER = 1
+"""``paipu stats --player NAME``: no stored game has a seat of that name."""
+
+
 @app.command("stats")
 @_domain_errors
 def stats_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     by: Annotated[str, typer.Option("--by", help="Group by: " + ", ".join(GROUPINGS) + ".")] = "all",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV, one row per statistic.")] = False,
+    player: Annotated[
+        str | None, typer.Option("--player", help="One player's profile: that player's rows of --by player.")
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            help="Also write PNG charts of the whole warehouse into this folder: draw rates by room and year "
+            "(and by --by source or length), fu and han histograms, tenpai at exhaustive draws.",
+        ),
+    ] = None,
 ) -> None:
-    """Print round outcome statistics, each with its definition."""
+    """Print the statistics of every mart (round outcomes, seats, tenpai, furiten, kyuushu, scoring), each with
+    its numerator, denominator, 95% interval and definition."""
     if by not in GROUPINGS:
         _error(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
         raise typer.Exit(EXIT_USAGE)
+    if as_json and as_csv:
+        _error("--json and --csv cannot be used together")
+        raise typer.Exit(EXIT_USAGE)
+    if player is not None and by not in ("all", "player"):
+        _error(f"--player prints one player's rows; it cannot be grouped by {by!r}")
+        raise typer.Exit(EXIT_USAGE)
     con = connect(Warehouse(warehouse))
-    stats = round_outcome_stats(con, by) + rules_stats(con, by) + score_stats(con, by)
+    if player is not None and not has_player(con, player):
+        _error(f"no player named {player!r} in the warehouse at {warehouse}")
+        raise typer.Exit(EXIT_NO_PLAYER)
+    stats = all_stats(con, by) if player is None else all_stats(con, "player", group=player)
     if as_json:
-        sys.stdout.write(json.dumps({"stats": [s.to_json() for s in stats]}, ensure_ascii=False) + "\n")
+        render_stats_json(stats)
+    elif as_csv:
+        render_stats_csv(stats)
     else:
         render_stats(out, stats)
+    if plot is not None:
+        paths = write_plots(con, plot, plot_groupings(by))
+        err.print(f"charts: {len(paths)} PNG files written to {plot}", highlight=False)
+
+
+@app.command("report")
+@_domain_errors
+def report_command(
+    out_file: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write (its folder is created).")],
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+) -> None:
+    """Write one self-contained HTML page: the warehouse's counts, every chart and every statistic with its
+    definition and 95% interval."""
+    path = write_report(connect(Warehouse(warehouse)), out_file)
+    out.print(f"report: {path}", highlight=False)
 
 
 @app.command("check")

@@ -7,6 +7,7 @@ error. The runner mixes stderr into ``result.output``; ``result.stdout`` holds s
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import io
 import json
@@ -17,9 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+from pipeline.cli_render import MAX_GROUPS_SHOWN
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
-from pipeline.statistics import GROUPINGS, NOT_PROPORTIONS
+from pipeline.statistics import GROUPINGS, NOT_PROPORTIONS, TOPICS
 from pipeline.store.warehouse import Warehouse
 
 PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
@@ -27,7 +29,7 @@ PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
 GZIPPED = "Tenhou-Paifu-Logger/test/test_data/2022060222gm-0001-0000-f47dd061&tw=3.mjlog"
 """A gzip-compressed mjlog (truncated below to make a corrupt file)."""
 
-STAT_KEYS = {"name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high"}
+STAT_KEYS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high")
 RATE_NAMES = {"exhaustive_draw_rate", "win_rate", "abortive_rate_kyuushu_kyuuhai"}
 
 runner = CliRunner()
@@ -180,8 +182,10 @@ def test_an_error_naming_a_long_path_stays_on_one_line(tmp_path: Path) -> None:
 
 
 # --- stats -------------------------------------------------------------------------------------
-def stats_json(real_wh: Path, by: str) -> list[dict]:
-    result = run("stats", "-w", real_wh, "--by", by, "--json")
+@functools.cache
+def stats_json(real_wh: Path, by: str, *options: str) -> list[dict]:
+    """The statistics ``paipu stats --json`` prints (each invocation run once: the warehouse does not change)."""
+    result = run("stats", "-w", real_wh, "--by", by, "--json", *options)
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert list(payload) == ["stats"]
@@ -192,17 +196,16 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
     stats = stats_json(real_wh, "all")
     assert stats
     for stat in stats:
-        assert set(stat) == STAT_KEYS, stat
+        assert list(stat) == list(STAT_KEYS), stat
         assert isinstance(stat["name"], str) and isinstance(stat["definition"], str) and stat["definition"]
         assert stat["group"] is None
         assert type(stat["numerator"]) is int and type(stat["denominator"]) is int
         assert isinstance(stat["value"], float)
         assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
-        if stat["name"] != "rounds_per_game":
-            assert 0 <= stat["numerator"] <= stat["denominator"], stat
         if stat["name"] in NOT_PROPORTIONS:
             assert stat["ci_low"] is None and stat["ci_high"] is None, stat
         else:  # a 95% interval around the proportion
+            assert 0 <= stat["numerator"] <= stat["denominator"], stat
             assert 0 <= stat["ci_low"] <= stat["value"] <= stat["ci_high"] <= 1, stat
     names = [s["name"] for s in stats]
     assert len(names) == len(set(names))
@@ -211,7 +214,7 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
 
 def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
     stats = {s["name"]: s for s in stats_json(real_wh, "all")}
-    count = lambda sql: tenhou_db.execute(sql).fetchone()[0]  # noqa: E731
+    count = lambda sql: tenhou_db.execute(sql).fetchall()[0][0]  # noqa: E731
     n_rounds = count("select count(*) from rounds")
     expected = {
         "win_rate": count("select count(*) from rounds where end_kind = 'win'"),
@@ -222,23 +225,33 @@ def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa:
         assert (stats[name]["numerator"], stats[name]["denominator"]) == (numerator, n_rounds), name
     assert stats["abortive_rate_kyuushu_kyuuhai"]["numerator"] > 0  # the real logs hold kyuushu kyuuhai draws
     assert stats["rounds_per_game"]["denominator"] == count("select count(*) from games")
+    # per seat-round: rounds x the players at the table
+    n_seat_rounds = count("select sum(n_rounds * n_players) from games")
+    n_wins = count("select count(*) from wins")
+    assert (stats["seat_win_rate"]["numerator"], stats["seat_win_rate"]["denominator"]) == (n_wins, n_seat_rounds)
+    assert stats["riichi_rate"]["numerator"] == count("select count(*) from events where action = 'riichi'")
+    assert (stats["average_win_points"]["numerator"], stats["average_win_points"]["denominator"]) == (
+        count("select sum(points) from wins"),
+        n_wins,
+    )
     # fu and han distributions: the server's own labels give the same counts (scoring agrees on every win)
-    n_wins = count("select count(*) from wins_scored where points is not null")
+    n_scored = count("select count(*) from wins_scored where points is not null")
     assert (stats["fu_share_30"]["numerator"], stats["fu_share_30"]["denominator"]) == (
-        count("select count(*) from wins_scored where points is not null and fu = 30"), n_wins
+        count("select count(*) from wins_scored where points is not null and fu = 30"),
+        n_scored,
     )
     assert stats["han_share_13_plus"]["numerator"] == count("select count(*) from wins where han >= 13")
-    assert sum(s["numerator"] for name, s in stats.items() if name.startswith("han_share_")) == n_wins
+    assert sum(s["numerator"] for name, s in stats.items() if name.startswith("han_share_")) == n_scored
 
 
-@pytest.mark.parametrize("by", [g for g in GROUPINGS if g != "all"])
+@pytest.mark.parametrize("by", [g for g in GROUPINGS if g not in ("all", "player")])
 def test_stats_by_group_partition_the_totals(real_wh: Path, by: str) -> None:
     total = {s["name"]: s for s in stats_json(real_wh, "all")}
     grouped = stats_json(real_wh, by)
     assert grouped
     sums: dict[str, list[int]] = {}
     for stat in grouped:
-        assert set(stat) == STAT_KEYS
+        assert list(stat) == list(STAT_KEYS)
         assert isinstance(stat["group"], dict) and list(stat["group"]) == [by], stat
         assert stat["group"][by] is not None
         num_den = sums.setdefault(stat["name"], [0, 0])
@@ -247,8 +260,7 @@ def test_stats_by_group_partition_the_totals(real_wh: Path, by: str) -> None:
     assert set(sums) == set(total)
     for name, (numerator, denominator) in sums.items():
         assert numerator == total[name]["numerator"], name
-        if name != "rounds_per_game":  # a game lies in one group, so game counts add up too
-            assert denominator == total[name]["denominator"], name
+        assert denominator == total[name]["denominator"], name  # a game lies in one group
 
 
 def test_stats_by_room_names_the_rooms(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
@@ -256,17 +268,78 @@ def test_stats_by_room_names_the_rooms(real_wh: Path, tenhou_db) -> None:  # noq
     assert rooms == {r for (r,) in tenhou_db.execute("select distinct room from games").fetchall()}
 
 
-def test_stats_rejects_an_unknown_grouping(real_wh: Path) -> None:
-    result = run("stats", "-w", real_wh, "--by", "weather")
+def test_stats_by_length_names_hanchan_and_tonpuu(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    lengths = {s["group"]["length"] for s in stats_json(real_wh, "length")}
+    stored = {"hanchan" if h else "tonpuu" for (h,) in tenhou_db.execute("select is_hanchan from games").fetchall()}
+    assert lengths == stored == {"hanchan", "tonpuu"}
+
+
+def test_stats_by_player_names_every_player(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    stats = stats_json(real_wh, "player")
+    names = {name for (name,) in tenhou_db.execute("select distinct coalesce(name, 'unknown') from players").fetchall()}
+    assert {s["group"]["player"] for s in stats} == names
+    # a seat statistic counts the player's own seats: their seat-rounds add up to every seat-round
+    seat_rounds = sum(s["denominator"] for s in stats if s["name"] == "seat_win_rate")
+    assert seat_rounds == tenhou_db.execute("select sum(n_rounds * n_players) from games").fetchall()[0][0]
+
+
+def test_stats_player_prints_one_players_profile(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    busiest = "select name from players group by name order by count(*) desc, name limit 1"
+    ((name,),) = tenhou_db.execute(busiest).fetchall()
+    profile = stats_json(real_wh, "all", "--player", name)
+    assert profile and all(s["group"] == {"player": name} for s in profile)
+    assert profile == [s for s in stats_json(real_wh, "player") if s["group"] == {"player": name}]
+    table = run("stats", "-w", real_wh, "--player", name)
+    assert table.exit_code == 0, table.output
+    assert f"player={name}" in table.output and "seat_win_rate" in table.output
+
+
+def test_stats_player_not_in_the_warehouse_exits_1(real_wh: Path) -> None:
+    result = run("stats", "-w", real_wh, "--player", "no such player, surely")
+    assert result.exit_code == 1, result.output
+    assert "no player named 'no such player, surely'" in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+@pytest.mark.parametrize("options", [["--by", "weather"], ["--json", "--csv"], ["--by", "room", "--player", "NoName"]])
+def test_stats_rejects_bad_options(real_wh: Path, options: list[str]) -> None:
+    result = run("stats", "-w", real_wh, *options)
     assert result.exit_code == 2, result.output
-    assert "weather" in result.output
+    assert result.output.lstrip().startswith("error:"), result.output
 
 
-def test_stats_table_lists_every_statistic(real_wh: Path) -> None:
+def test_stats_csv_has_one_row_per_statistic(real_wh: Path) -> None:
+    stats = stats_json(real_wh, "room")
+    result = run("stats", "-w", real_wh, "--by", "room", "--csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert rows and list(rows[0]) == list(STAT_KEYS)
+    assert len(rows) == len(stats)
+    for row, stat in zip(rows, stats, strict=True):
+        assert row["group"] == f"room={stat['group']['room']}"
+        assert (row["name"], int(row["numerator"]), int(row["denominator"])) == (
+            stat["name"],
+            stat["numerator"],
+            stat["denominator"],
+        )
+        assert float(row["value"]) == stat["value"] and row["definition"] == stat["definition"]
+        assert row["ci_low"] == ("" if stat["ci_low"] is None else repr(stat["ci_low"]))
+
+
+def test_stats_table_lists_every_statistic_under_its_topic(real_wh: Path) -> None:
     result = run("stats", "-w", real_wh)
     assert result.exit_code == 0, result.output
-    for name in ("rounds_per_game", "win_rate", "exhaustive_draw_rate"):
-        assert name in result.output
+    for stat in stats_json(real_wh, "all"):
+        assert stat["name"] in result.output
+    for topic, _ in TOPICS:
+        assert re.search(rf"^{topic}\b", result.output, re.MULTILINE), topic
+
+
+def test_stats_table_by_player_shows_the_largest_groups(real_wh: Path) -> None:
+    result = run("stats", "-w", real_wh, "--by", "player")
+    assert result.exit_code == 0, result.output
+    assert f"showing the {MAX_GROUPS_SHOWN} groups with the most seat-rounds" in result.output
+    assert len(re.findall(r"player=", result.output)) == MAX_GROUPS_SHOWN * len(TOPICS)
 
 
 # --- check -------------------------------------------------------------------------------------
