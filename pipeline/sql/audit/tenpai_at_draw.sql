@@ -1,8 +1,12 @@
 -- tenpai_at_draw: paipu's tenpai at every exhaustive draw (and nagashi mangan) against the log.
 -- Derived: formal tenpai by the tracked hand, minus pure karaten (every wait's copies in the closed
--- hand), Tenhou's rule. Logged: Tenhou shows exactly the tenpai hands (RYUUKYOKU haiN).
+-- hand), Tenhou's rule. Logged: Tenhou shows exactly the tenpai hands (RYUUKYOKU haiN). Games whose
+-- format does not record which seats were tenpai (quirk draw_tenpai_unrecorded) are not compared.
 with outcomes as (
-    select game_id, round_idx, seat, is_tenpai, is_tenpai_shown from draw_outcomes
+    select o.game_id, o.round_idx, o.seat, o.is_tenpai, o.is_tenpai_shown
+    from draw_outcomes as o
+    join games as g using (game_id)
+    where not list_contains(g.log_quirks, 'draw_tenpai_unrecorded')
 ),
 final as (
     select
