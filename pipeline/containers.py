@@ -30,6 +30,8 @@ import bz2
 import errno
 import gzip
 import lzma
+import os
+import re
 import sqlite3
 import tarfile
 import zipfile
@@ -101,9 +103,9 @@ def is_container(path: Path) -> bool:
 def entries(path: Path) -> Iterator[Entry]:
     """Yield what there is to read in one file: the file itself, or a container's members in its own order.
 
-    The path is made absolute (symlinks resolved) for the names. Never raises for a damaged container: see the
+    The path is made absolute for the names (symlinks are kept as given). Never raises for a damaged container: see the
     module docstring."""
-    path = Path(path).resolve()
+    path = Path(os.path.abspath(path))
     container = _container(path)
     if container is None:
         yield Entry(str(path), _file_size(path), _PLAIN_FILE, path)
@@ -151,10 +153,13 @@ def _inner_head(path: Path, head: bytes) -> bytes:
     return head
 
 
+_TAR_CHECKSUM_FIELD = re.compile(rb"[0-7 \x00]{8}")
+
+
 def _is_tar_header(head: bytes) -> bool:
     """Whether bytes start with a valid tar header (ustar, GNU or old v7: the checksum must match)."""
-    if len(head) < tarfile.BLOCKSIZE:
-        return False
+    if len(head) < tarfile.BLOCKSIZE or not _TAR_CHECKSUM_FIELD.match(head[148:156]):
+        return False  # cheap: the checksum field of a tar header is octal digits padded with spaces or NULs
     try:
         tarfile.TarInfo.frombuf(head[: tarfile.BLOCKSIZE], "utf-8", "surrogateescape")
     except (tarfile.HeaderError, ValueError):

@@ -37,7 +37,8 @@ _DRAW, _DISCARD = ACTION_CODE["draw"], ACTION_CODE["discard"]
 def _previous_hand_action(round_idx: np.ndarray, seat: np.ndarray, is_hand: np.ndarray) -> np.ndarray:
     """For each event, the row of the same seat's previous hand-changing event in the round (-1: none)."""
     rows = np.flatnonzero(is_hand)
-    order = rows[np.lexsort((rows, seat[rows], round_idx[rows]))]
+    # rows are in event order: a stable sort by (round, seat) keeps that order within each seat
+    order = rows[np.argsort(round_idx[rows] * 4 + seat[rows], kind="stable")]
     prev = np.full(len(round_idx), -1, dtype=np.int64)
     same = (round_idx[order[1:]] == round_idx[order[:-1]]) & (seat[order[1:]] == seat[order[:-1]])
     prev[order[1:][same]] = order[:-1][same]
@@ -81,7 +82,8 @@ def event_columns(
     """
     cols = _merge(elements, rows, round_starts)
     keep = cols["round_idx"] < n_rounds
-    cols = {name: values[keep] for name, values in cols.items()}
+    if not keep.all():
+        cols = {name: values[keep] for name, values in cols.items()}
     round_idx, seat, action, tile = cols["round_idx"], cols["seat"], cols["action"], cols["tile"]
     if np.any(tile > 135):
         bad = int(np.flatnonzero(tile > 135)[0])

@@ -52,23 +52,15 @@ class ResultReader:
         if win_tile not in hand:
             state.quirks.add("winning_tile_not_in_hand")
         red = state.rules is not None and state.rules.has_red_fives
-        buf = state.tables["wins"]
-        row = {
-            "round_idx": state.round_idx, "win_idx": state.round["n_winners"], "seat": seat,
-            "from_seat": from_seat, "is_tsumo": seat == from_seat,
-            "pao_seat": int(attrs["paoWho"]) if attrs.get("paoWho") else None,
-            "tile": win_tile, "tile34": win_tile >> 2, "is_red": red and win_tile in _RED_FIVES,
-            "hand": hand,
-            "melds": [list(m.tiles) for m in melds if m.action != "kita"],
-            "n_kita": sum(m.action == "kita" for m in melds),
-            "fu": fu, "han": sum(yaku_han), "points": points, "limit_name": limit_name(limit),
-            "yaku": yaku_ids, "yaku_names": [yaku_name(y) for y in yaku_ids], "yaku_han": yaku_han,
-            "is_yakuman": "yakuman" in attrs, "dora_indicators": tiles_attr(attrs.get("doraHai")),
-            "ura_indicators": tiles_attr(attrs.get("doraHaiUra")), "honba": honba,
-            "riichi_sticks": sticks, "scores_pre": before, "score_deltas": deltas, "source_index": index,
-        }  # fmt: skip
-        for name, value in row.items():
-            buf[name].append(value)
+        state.win_rows.append((
+            state.round_idx, state.round["n_winners"], seat, from_seat, seat == from_seat,
+            int(attrs["paoWho"]) if attrs.get("paoWho") else None,
+            win_tile, win_tile >> 2, red and win_tile in _RED_FIVES, hand,
+            [list(m.tiles) for m in melds if m.action != "kita"], sum(m.action == "kita" for m in melds),
+            fu, sum(yaku_han), points, limit_name(limit), yaku_ids, [yaku_name(y) for y in yaku_ids], yaku_han,
+            "yakuman" in attrs, tiles_attr(attrs.get("doraHai")), tiles_attr(attrs.get("doraHaiUra")), honba,
+            sticks, before, deltas, index,
+        ))  # fmt: skip  (in state.WIN_FIELDS order)
         state.result_recorded(True, [b + d for b, d in zip(before, deltas, strict=True)])
         self._owari(attrs)
 

@@ -20,6 +20,13 @@ from pipeline.sources.tenhou_xml.elements import Elements
 from pipeline.sources.tenhou_xml.event_columns import ACTION_CODE, event_columns, events_per_round
 from pipeline.sources.tenhou_xml.melds import decode_meld
 
+WIN_FIELDS = (
+    "round_idx", "win_idx", "seat", "from_seat", "is_tsumo", "pao_seat", "tile", "tile34", "is_red", "hand",
+    "melds", "n_kita", "fu", "han", "points", "limit_name", "yaku", "yaku_names", "yaku_han", "is_yakuman",
+    "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "scores_pre", "score_deltas", "source_index",
+)  # fmt: skip
+"""The wins columns an AGARI row fills, in the order of GameState.win_rows tuples (game_id comes last)."""
+
 NON_SERVER_QUIRKS = frozenset({"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"})
 """Quirks only seen in logs written by other tools (bots, editors): their labels cannot be trusted."""
 
@@ -34,6 +41,33 @@ def tiles_attr(text: str | None) -> list[int]:
     if not 0 <= min(tiles) <= max(tiles) <= 135:
         raise ParseError(f"tile id out of range in {text!r}")
     return tiles
+
+
+def read_hands(texts: list[list[str]], round_idx: list[int]) -> list[list[list[int]]]:
+    """The dealt hands of every round from their INIT ``haiN`` texts (four per round, '' for no player):
+    one split and one conversion for the whole game. Raises ParseError naming the round on a bad id."""
+    flat = [text for hands in texts for text in hands]
+    joined = ",".join(text for text in flat if text)
+    try:
+        values = list(map(int, joined.split(","))) if joined else []
+    except ValueError:
+        values = [-1]
+    if values and (min(values) < 0 or max(values) > 135):
+        bad = next(i for i, text in enumerate(flat) if text and not _tile_ids_ok(text))
+        raise ParseError(f"tile id out of range in {flat[bad]!r}", round_idx=round_idx[bad // 4], tag="INIT")
+    out, at = [], 0
+    for text in flat:
+        n = text.count(",") + 1 if text else 0
+        out.append(values[at : at + n])
+        at += n
+    return [out[i : i + 4] for i in range(0, len(out), 4)]
+
+
+def _tile_ids_ok(text: str) -> bool:
+    try:
+        return all(0 <= int(v) <= 135 for v in text.split(","))
+    except ValueError:
+        return False
 
 
 def ints_attr(text: str) -> list[int]:
@@ -55,6 +89,8 @@ class GameState:
         self.n_reconnects = [0, 0, 0, 0]
         self.final: list[tuple[int, float]] | None = None
         self.events: list[tuple] = []
+        self.win_rows: list[tuple] = []
+        """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
         self.round_starts: list[int] = []
         self.in_round = False
         self.round_idx = -1
@@ -108,7 +144,7 @@ class GameState:
         seed = ints_attr(attrs["seed"])
         if "shuffle" in attrs:
             self.quirks.add("shuffle_in_init")
-        hands = [tiles_attr(attrs.get(f"hai{s}")) for s in range(4)]
+        hands = [attrs.get(f"hai{s}") or "" for s in range(4)]  # read at the end, all rounds at once
         self.round_idx = self.n_rounds
         self.round_starts.append(index)
         self.in_round = True
@@ -194,6 +230,8 @@ class GameState:
         """Write the events, games and players rows once the whole document is read."""
         rules = self.rules
         assert rules is not None
+        self._fill_hands()
+        self._fill_wins()
         self._fill_events(elements)
         for table in ("rounds", "wins", "draws"):
             buf = self.tables[table]
@@ -212,6 +250,18 @@ class GameState:
         ):  # fmt: skip
             games[name].append(value)
         self._fill_players(rules.n_players)
+
+    def _fill_wins(self) -> None:
+        """Transpose the AGARI row tuples into the wins columns (rows of rounds cut off are dropped)."""
+        rows = [row for row in self.win_rows if row[0] < self.n_rounds]
+        buffers = self.tables["wins"]
+        for name, values in zip(WIN_FIELDS, zip(*rows, strict=True) if rows else [()] * len(WIN_FIELDS), strict=True):
+            buffers[name] = list(values)
+
+    def _fill_hands(self) -> None:
+        """Turn the rounds' dealt hands (kept as the INIT attribute texts) into 136-id lists, all at once."""
+        buffers = self.tables["rounds"]
+        buffers["hands_start"] = read_hands(buffers["hands_start"], buffers["round_idx"])
 
     def _fill_events(self, elements: Elements) -> None:
         red = self.rules is not None and self.rules.has_red_fives
