@@ -7,7 +7,9 @@ once the document is read (event_columns.py).
 
 from __future__ import annotations
 
+import warnings
 from datetime import datetime
+from operator import itemgetter
 from urllib.parse import unquote
 
 import numpy as np
@@ -26,6 +28,13 @@ WIN_FIELDS = (
     "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "scores_pre", "score_deltas", "source_index",
 )  # fmt: skip
 """The wins columns an AGARI row fills, in the order of GameState.win_rows tuples (game_id comes last)."""
+
+ROUND_FIELDS = (
+    "round_idx", "round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "dice", "dora_indicator",
+    "scores_pre", "hands_start", "scores_post", "n_winners", "source_index",
+)  # fmt: skip
+"""The rounds columns a closed round's row fills (end_kind and is_last follow from them)."""
+_ROUND_ROW = itemgetter(*ROUND_FIELDS)
 
 NON_SERVER_QUIRKS = frozenset({"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"})
 """Quirks only seen in logs written by other tools (bots, editors): their labels cannot be trusted."""
@@ -48,18 +57,20 @@ def read_hands(texts: list[list[str]], round_idx: list[int]) -> list[list[list[i
     one split and one conversion for the whole game. Raises ParseError naming the round on a bad id."""
     flat = [text for hands in texts for text in hands]
     joined = ",".join(text for text in flat if text)
+    counts = [text.count(",") + 1 if text else 0 for text in flat]
+    # numpy reads the comma-separated numbers in C; a text it cannot read raises or gives fewer values
     try:
-        values = list(map(int, joined.split(","))) if joined else []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            values = np.fromstring(joined, dtype=np.int64, sep=",") if joined else np.zeros(0, dtype=np.int64)
     except ValueError:
-        values = [-1]
-    if values and (min(values) < 0 or max(values) > 135):
+        values = np.full(1, -1, dtype=np.int64)
+    if len(values) != sum(counts) or (len(values) and (values.min() < 0 or values.max() > 135)):
         bad = next(i for i, text in enumerate(flat) if text and not _tile_ids_ok(text))
-        raise ParseError(f"tile id out of range in {flat[bad]!r}", round_idx=round_idx[bad // 4], tag="INIT")
-    out, at = [], 0
-    for text in flat:
-        n = text.count(",") + 1 if text else 0
-        out.append(values[at : at + n])
-        at += n
+        raise ParseError(f"bad tile id in hai={flat[bad]!r}", round_idx=round_idx[bad // 4], tag="INIT")
+    ends = np.cumsum(counts).tolist()
+    listed = values.tolist()
+    out = [listed[end - n : end] for end, n in zip(ends, counts, strict=True)]
     return [out[i : i + 4] for i in range(0, len(out), 4)]
 
 
@@ -89,6 +100,8 @@ class GameState:
         self.n_reconnects = [0, 0, 0, 0]
         self.final: list[tuple[int, float]] | None = None
         self.events: list[tuple] = []
+        self.round_rows: list[tuple] = []
+        """Closed rounds as tuples (ROUND_FIELDS order), turned into columns once the document is read."""
         self.win_rows: list[tuple] = []
         """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
         self.round_starts: list[int] = []
@@ -181,20 +194,12 @@ class GameState:
             if not at_end:
                 raise ParseError("round ended without a result", round_idx=self.round_idx, tag="INIT")
             return
-        buffers = self.tables["rounds"]
-        for name in ("round_idx", "round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "dice",
-                     "dora_indicator", "scores_pre", "hands_start", "scores_post", "n_winners",
-                     "source_index"):  # fmt: skip
-            buffers[name].append(rnd[name])
-        buffers["end_kind"].append("win" if rnd["n_winners"] else "draw")
-        buffers["is_last"].append(False)
+        self.round_rows.append(_ROUND_ROW(rnd))
         self.n_rounds += 1
 
     def end_of_document(self) -> None:
-        """Close the last round (dropped when it has no result) and mark the last round."""
+        """Close the last round (dropped when it has no result)."""
         self._close_round(at_end=True)
-        if self.is_complete and self.n_rounds:
-            self.tables["rounds"]["is_last"][-1] = True
 
     # --- in-round events -----------------------------------------------------------------------
     def require_round(self, what: str) -> None:
@@ -230,6 +235,7 @@ class GameState:
         """Write the events, games and players rows once the whole document is read."""
         rules = self.rules
         assert rules is not None
+        self._fill_rounds()
         self._fill_hands()
         self._fill_wins()
         self._fill_events(elements)
@@ -251,11 +257,21 @@ class GameState:
             games[name].append(value)
         self._fill_players(rules.n_players)
 
+    def _fill_rounds(self) -> None:
+        """Transpose the closed rounds' rows into the rounds columns; the last round of a complete game is last."""
+        buffers = self.tables["rounds"]
+        for name, values in zip(ROUND_FIELDS, _columns(self.round_rows, len(ROUND_FIELDS)), strict=True):
+            buffers[name] = list(values)
+        buffers["end_kind"] = ["win" if n else "draw" for n in buffers["n_winners"]]
+        buffers["is_last"] = [False] * self.n_rounds
+        if self.is_complete and self.n_rounds:
+            buffers["is_last"][-1] = True
+
     def _fill_wins(self) -> None:
         """Transpose the AGARI row tuples into the wins columns (rows of rounds cut off are dropped)."""
         rows = [row for row in self.win_rows if row[0] < self.n_rounds]
         buffers = self.tables["wins"]
-        for name, values in zip(WIN_FIELDS, zip(*rows, strict=True) if rows else [()] * len(WIN_FIELDS), strict=True):
+        for name, values in zip(WIN_FIELDS, _columns(rows, len(WIN_FIELDS)), strict=True):
             buffers[name] = list(values)
 
     def _fill_hands(self) -> None:
@@ -288,6 +304,11 @@ class GameState:
             buf["final_rank"].append(ranks[seat] if ranks else None)
             buf["n_disconnects"].append(self.n_disconnects[seat])
             buf["n_reconnects"].append(self.n_reconnects[seat])
+
+
+def _columns(rows: list[tuple], width: int) -> list[tuple]:
+    """Transpose row tuples of ``width`` fields into column tuples (``width`` empty ones for no row)."""
+    return list(zip(*rows, strict=True)) if rows else [()] * width
 
 
 def _ranks(scores: list[int]) -> list[int]:
