@@ -7,6 +7,7 @@ them skip with the reason, except under CI=true, where their absence is a failur
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,20 +22,32 @@ SHARED_LOGS = REPO.parent / "shared" / "logs"
 TENHOU_XML = SHARED_LOGS / "tenhou-xml"
 
 
-def require_shared_logs() -> Path:
-    """Return ../shared/logs, skipping the test when it is missing (failing under CI=true)."""
-    if TENHOU_XML.is_dir():
-        return SHARED_LOGS
-    reason = f"real logs not found at {SHARED_LOGS} (they are not part of the repository)"
+def require_folder(folder: Path, what: str) -> Path:
+    """Return ``folder``, skipping the test when it is missing (failing under CI=true); ``what`` names it."""
+    if folder.is_dir():
+        return folder
+    reason = f"{what} not found at {folder} (they are not part of the repository)"
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"{reason}; CI must provide them")
     pytest.skip(reason)
+
+
+def require_shared_logs() -> Path:
+    """Return ../shared/logs, skipping the test when it is missing (failing under CI=true)."""
+    require_folder(TENHOU_XML, "real logs")
+    return SHARED_LOGS
 
 
 @pytest.fixture(scope="session")
 def shared_logs() -> Path:
     """Path of ../shared/logs."""
     return require_shared_logs()
+
+
+@pytest.fixture(scope="session")
+def shared_folder() -> Callable[[str, str], Path]:
+    """A function (folder below ../shared/logs, what it holds) -> its path, skipping or failing like shared_logs."""
+    return lambda relative, what: require_folder(SHARED_LOGS / relative, what)
 
 
 @pytest.fixture(scope="session")

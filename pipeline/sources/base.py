@@ -38,3 +38,12 @@ def completeness_key(is_complete: bool, n_rounds: int, n_events: int, game_id: s
 def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, ColumnValues]:
     """Concatenate one table's columns over several games (in order)."""
     return {name: concat_columns([g.tables[table][name] for g in games]) for name in new_buffers(table)}
+
+
+def final_ranks(scores: list[int]) -> list[int]:
+    """Placement 1.. of each seat by final score, ties broken by seat order (the earlier seat ranks higher)."""
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    ranks = [0] * len(scores)
+    for place, seat in enumerate(order, start=1):
+        ranks[seat] = place
+    return ranks

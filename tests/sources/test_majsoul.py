@@ -12,7 +12,6 @@ import base64
 import copy
 import json
 import lzma
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -240,15 +239,9 @@ def ingest_derive(paths: list[Path], root: Path) -> tuple[Warehouse, ing.IngestR
 
 
 @pytest.fixture(scope="module")
-def majsoul_logs(shared_logs: Path) -> Path:
+def majsoul_logs(shared_folder) -> Path:  # noqa: ANN001 - conftest's function fixture
     """../shared/logs/majsoul (skip without it; fail under CI=true)."""
-    folder = shared_logs / MAJSOUL
-    if not folder.is_dir():
-        reason = f"Mahjong Soul logs not found at {folder}"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{reason}; CI must provide them")
-        pytest.skip(reason)
-    return folder
+    return shared_folder(MAJSOUL, "Mahjong Soul logs")
 
 
 @pytest.fixture(scope="module")

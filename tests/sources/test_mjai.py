@@ -14,13 +14,11 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
 import pytest
+from game_rows import rows, values
 
 import pipeline.ingest as ing
 from pipeline.audit import CheckResult, run_audit
-from pipeline.columns import Coded, Repeated
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import NotALogError, ParseError, UnknownCodeError
@@ -47,24 +45,6 @@ REAL_FILES = {
 
 
 # --- helpers -------------------------------------------------------------------------------------
-def values(column: Any, is_bool: bool = False) -> list:
-    """A column buffer as a Python list (-1 in a numpy column -> None; 1/0 -> True/False for a flag)."""
-    if isinstance(column, Repeated):
-        return [column.value] * column.count
-    if isinstance(column, Coded):
-        return [column.categories[c] if c >= 0 else None for c in column.codes]
-    if isinstance(column, np.ndarray) and column.dtype != object:
-        return [None if v < 0 else (bool(v) if is_bool else v) for v in column.tolist()]
-    return list(column)
-
-
-def rows(game: ParsedGame, table: str) -> list[dict]:
-    """A table of one game as row dicts."""
-    flags = {c.name for c in TABLES[table] if c.type == pa.bool_()}
-    columns = {name: values(col, name in flags) for name, col in game.tables[table].items()}
-    return [{name: col[i] for name, col in columns.items()} for i in range(len(columns["game_id"]))]
-
-
 def read_one(shared_logs: Path, relative: str) -> ParsedGame:
     path = shared_logs / relative
     (game,) = parse(path.read_bytes(), str(path))

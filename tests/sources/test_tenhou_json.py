@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
 import pytest
+from game_rows import rows, values
 
-from pipeline.columns import Coded, Repeated
 from pipeline.errors import NotALogError, ParseError, UnknownCodeError
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
@@ -30,34 +27,11 @@ REVIEWER = "tenhou-json/mjai-reviewer/convlog/tests/testdata"
 
 # --- helpers -------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def json_logs(shared_logs: Path) -> Path:
+def json_logs(shared_folder) -> Path:  # noqa: ANN001 - conftest's function fixture
     """../shared/logs, when it holds the tenhou.net/6 logs (skip without them; fail under CI=true)."""
-    folder = shared_logs / JSON_LOGS
-    if not folder.is_dir():
-        reason = f"tenhou.net/6 logs not found at {folder}"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{reason}; CI must provide them")
-        pytest.skip(reason)
-    return shared_logs
+    return shared_folder(JSON_LOGS, "tenhou.net/6 logs").parent
 
 
-def values(column: Any, is_bool: bool = False) -> list:
-    """A column buffer as a Python list (-1 in a numpy column -> None; 1/0 -> True/False for a flag)."""
-    if isinstance(column, Repeated):
-        return [column.value] * column.count
-    if isinstance(column, Coded):
-        return [column.categories[c] if c >= 0 else None for c in column.codes]
-    if isinstance(column, np.ndarray) and column.dtype != object:
-        return [None if v < 0 else (bool(v) if is_bool else v) for v in column.tolist()]
-    return list(column)
-
-
-def rows(game: ParsedGame, table: str) -> list[dict]:
-    """A table of one game as row dicts."""
-    flags = {c.name for c in TABLES[table] if c.type == pa.bool_()}
-    columns = {name: values(col, name in flags) for name, col in game.tables[table].items()}
-    n = len(columns["game_id"])
-    return [{name: col[i] for name, col in columns.items()} for i in range(n)]
 
 
 def read_one(shared_logs: Path, relative: str) -> ParsedGame:

@@ -18,15 +18,13 @@ LIMIT_HANDS_FU below say why, and the last test checks that exactly these differ
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pytest
+from game_rows import values
 
-from pipeline.columns import Coded, Repeated
 from pipeline.schema import TABLES
 from pipeline.sources import tenhou_json, tenhou_xml
 from pipeline.sources.base import ParsedGame
@@ -77,26 +75,10 @@ _RED_IDS = frozenset({16, 52, 88})
 
 
 @pytest.fixture(scope="module")
-def pair_logs(shared_logs: Path) -> Path:
+def pair_logs(shared_folder) -> Path:  # noqa: ANN001 - conftest's function fixture
     """../shared/logs, when it holds both formats (skip without them; fail under CI=true)."""
-    missing = [f for f in ("tenhou-json/mjlog2json", "tenhou-xml/mjlog2json") if not (shared_logs / f).is_dir()]
-    if missing:
-        reason = f"parity logs not found: {missing} in {shared_logs}"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{reason}; CI must provide them")
-        pytest.skip(reason)
-    return shared_logs
-
-
-def values(column: Any, is_bool: bool) -> list:
-    """A column buffer as a Python list (-1 in a numpy column -> None; 1/0 -> True/False for a flag)."""
-    if isinstance(column, Repeated):
-        return [column.value] * column.count
-    if isinstance(column, Coded):
-        return [column.categories[c] if c >= 0 else None for c in column.codes]
-    if isinstance(column, np.ndarray) and column.dtype != object:
-        return [None if v < 0 else (bool(v) if is_bool else v) for v in column.tolist()]
-    return [v.tolist() if isinstance(v, np.ndarray) else v for v in column]
+    shared_folder("tenhou-xml/mjlog2json", "parity logs (XML)")
+    return shared_folder("tenhou-json/mjlog2json", "parity logs (JSON)").parents[1]
 
 
 def columns(game: ParsedGame, table: str) -> dict[str, list]:

@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame
+from pipeline.sources.base import ParsedGame, final_ranks
 from pipeline.sources.majsoul.codes import RESULT_KINDS, check_kind
 from pipeline.sources.majsoul.document import Document, Record, read_documents
 from pipeline.sources.majsoul.header import Header, final_scores, player_rows, read_header
@@ -205,7 +205,7 @@ class _GameReader:
             self.tables["games"][name].append(value)
 
     def _fill_players(self, final: list[tuple] | None) -> None:
-        ranks = _ranks([score for score, _ in final]) if final else None
+        ranks = final_ranks([score for score, _ in final]) if final else None
         for seat, (name, dan) in enumerate(player_rows(self.doc, self.rules.n_players)):
             self._append("players", {
                 "game_id": self.header.game_id, "seat": seat, "name": name, "dan": dan, "rate": None, "sex": None,
@@ -213,11 +213,3 @@ class _GameReader:
                 "final_rank": ranks[seat] if ranks else None, "n_disconnects": 0, "n_reconnects": 0,
             })  # fmt: skip
 
-
-def _ranks(scores: list[int]) -> list[int]:
-    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    ranks = [0] * len(scores)
-    for place, seat in enumerate(order, start=1):
-        ranks[seat] = place
-    return ranks

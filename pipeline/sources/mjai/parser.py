@@ -12,7 +12,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame
+from pipeline.sources.base import ParsedGame, final_ranks
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
@@ -168,7 +168,7 @@ class _GameReader:
             self.tables["games"][name].append(value)
 
     def _fill_players(self, final: list[int] | None) -> None:
-        ranks = _ranks(final[: self.header.n_players]) if final else None
+        ranks = final_ranks(final[: self.header.n_players]) if final else None
         for seat, name in enumerate(self.header.names):
             self._append("players", {
                 "game_id": self.header.game_id, "seat": seat, "name": name, "dan": None, "rate": None,
@@ -186,11 +186,3 @@ def _end_scores(end_game: dict[str, Any] | None, header: Header) -> list[int] | 
         raise ParseError(f"end_game scores {scores!r} are not numbers")
     return ([int(s) for s in scores[: header.n_players]] + [0] * 4)[:4]
 
-
-def _ranks(scores: list[int]) -> list[int]:
-    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    ranks = [0] * len(scores)
-    for place, seat in enumerate(order, start=1):
-        ranks[seat] = place
-    return ranks

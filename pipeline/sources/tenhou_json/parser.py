@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame
+from pipeline.sources.base import ParsedGame, final_ranks
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
@@ -152,7 +152,7 @@ class _GameReader:
 
     def _fill_players(self, final: list[tuple[int, float]] | None) -> None:
         n_players = self.header.rules.n_players
-        ranks = _ranks([score for score, _ in final]) if final else None
+        ranks = final_ranks([score for score, _ in final]) if final else None
         counts = {kind: [0] * 4 for kind in ("disconnect", "reconnect")}
         for items in self.connections.values():
             for _, seat, kind in items:
@@ -180,11 +180,3 @@ def _connections(value: Any) -> dict[int, list[tuple[int, int, str]]]:
         out.setdefault(round_idx, []).append((step, seat, "disconnect" if item["what"] == 0 else "reconnect"))
     return out
 
-
-def _ranks(scores: list[int]) -> list[int]:
-    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    ranks = [0] * len(scores)
-    for place, seat in enumerate(order, start=1):
-        ranks[seat] = place
-    return ranks

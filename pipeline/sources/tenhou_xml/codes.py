@@ -9,19 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.errors import UnknownCodeError
-
-YAKU_NAMES: tuple[str, ...] = (
-    "menzen_tsumo", "riichi", "ippatsu", "chankan", "rinshan_kaihou", "haitei_raoyue",
-    "houtei_raoyui", "pinfu", "tanyao", "iipeikou", "seat_wind_east", "seat_wind_south",
-    "seat_wind_west", "seat_wind_north", "round_wind_east", "round_wind_south", "round_wind_west",
-    "round_wind_north", "haku", "hatsu", "chun", "double_riichi", "chiitoitsu", "chanta", "ittsu",
-    "sanshoku_doujun", "sanshoku_doukou", "sankantsu", "toitoi", "sanankou", "shousangen",
-    "honroutou", "ryanpeikou", "junchan", "honitsu", "chinitsu", "renhou", "tenhou", "chiihou",
-    "daisangen", "suuankou", "suuankou_tanki", "tsuuiisou", "ryuuiisou", "chinroutou",
-    "chuuren_poutou", "junsei_chuuren_poutou", "kokushi_musou", "kokushi_musou_13", "daisuushii",
-    "shousuushii", "suukantsu", "dora", "ura_dora", "aka_dora",
-)  # fmt: skip
-"""Tenhou yaku id -> paipu yaku name (ids 0-54, as in AGARI yaku/yakuman)."""
+from rules.scoring.yaku import YAKU_NAMES  # Tenhou yaku id -> paipu yaku name (ids 0-54)
 
 DRAW_KINDS: dict[str, str] = {
     "": "exhaustive",

@@ -17,6 +17,7 @@ import numpy as np
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
+from pipeline.sources.base import final_ranks
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
 from pipeline.sources.tenhou_xml.elements import Elements
 from pipeline.sources.tenhou_xml.event_columns import ACTION_CODE, event_columns, events_per_round
@@ -290,7 +291,7 @@ class GameState:
     def _fill_players(self, n_players: int) -> None:
         buf = self.tables["players"]
         info = self.player_info or [(None, None, None, None)] * 4
-        ranks = _ranks([score for score, _ in self.final]) if self.final else None
+        ranks = final_ranks([score for score, _ in self.final]) if self.final else None
         for seat in range(n_players):
             name, dan, rate, sex = info[seat]
             buf["game_id"].append(self.game_id)
@@ -310,11 +311,3 @@ def _columns(rows: list[tuple], width: int) -> list[tuple]:
     """Transpose row tuples of ``width`` fields into column tuples (``width`` empty ones for no row)."""
     return list(zip(*rows, strict=True)) if rows else [()] * width
 
-
-def _ranks(scores: list[int]) -> list[int]:
-    """Placement 1.. by score, ties broken by seat order (the earlier seat ranks higher)."""
-    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    ranks = [0] * len(scores)
-    for place, seat in enumerate(order, start=1):
-        ranks[seat] = place
-    return ranks
