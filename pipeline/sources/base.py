@@ -7,9 +7,12 @@ subclasses) for input it cannot read.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pipeline.columns import ColumnValues, concat_columns
+from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 
 
@@ -47,3 +50,20 @@ def final_ranks(scores: list[int]) -> list[int]:
     for place, seat in enumerate(order, start=1):
         ranks[seat] = place
     return ranks
+
+
+@contextmanager
+def errors_named(source_file: str, what: str, where: Callable[[], tuple[str | None, int | None]]) -> Iterator[None]:
+    """Turn any failure while reading into a ParseError naming the file and, from ``where()`` (the game id and
+    round being read), the game and round; ``what`` names the unit in the message ('document', 'record')."""
+    try:
+        yield
+    except ParseError as exc:
+        game_id, round_idx = where()
+        round_idx = exc.round_idx if exc.round_idx is not None else round_idx
+        raise type(exc)(f"{source_file}: {exc.message}", game_id=exc.game_id or game_id, round_idx=round_idx,
+                        tag=exc.tag) from None  # fmt: skip
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
+        game_id, round_idx = where()
+        raise ParseError(f"{source_file}: malformed {what} ({type(exc).__name__}: {exc})", game_id=game_id,
+                         round_idx=round_idx) from None  # fmt: skip

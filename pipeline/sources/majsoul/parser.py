@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, final_ranks
+from pipeline.sources.base import ParsedGame, errors_named, final_ranks
 from pipeline.sources.majsoul.codes import RESULT_KINDS, check_kind
 from pipeline.sources.majsoul.document import Document, Record, read_documents
 from pipeline.sources.majsoul.header import Header, final_scores, player_rows, read_header
@@ -78,19 +78,13 @@ def _read_file(data: bytes, source_file: str) -> list[tuple[ParsedGame, list]]:
 
 def _read_document(doc: Document, source_file: str) -> tuple[ParsedGame, list]:
     """Read one document; every failure becomes a ParseError naming the file, game and round."""
-    game_id, reader = None, None
-    try:
+    state: dict[str, Any] = {}  # the game id and the reader, once known
+    where = lambda: (state.get("game_id"), state["reader"].round_idx if "reader" in state else None)  # noqa: E731
+    with errors_named(source_file, "record", where):
         header = read_header(doc, source_file)
-        game_id = header.game_id
-        reader = _GameReader(doc, header, rules_of(doc), source_file)
-        return reader.read()
-    except ParseError as exc:
-        round_idx = exc.round_idx if exc.round_idx is not None else (reader.round_idx if reader else None)
-        raise type(exc)(f"{source_file}: {exc.message}", game_id=exc.game_id or game_id, round_idx=round_idx,
-                        tag=exc.tag) from None  # fmt: skip
-    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
-        raise ParseError(f"{source_file}: malformed record ({type(exc).__name__}: {exc})", game_id=game_id,
-                         round_idx=reader.round_idx if reader else None) from None  # fmt: skip
+        state["game_id"] = header.game_id
+        state["reader"] = _GameReader(doc, header, rules_of(doc), source_file)
+        return state["reader"].read()
 
 
 def split_rounds(records: list[Record]) -> tuple[list[list[Record]], bool]:

@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, final_ranks
+from pipeline.sources.base import ParsedGame, errors_named, final_ranks
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
@@ -39,19 +39,13 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
 
 def _parse_document(doc: dict[str, Any], source_file: str) -> ParsedGame:
     """Read one document; every failure becomes a ParseError naming the file, game and round."""
-    game_id, reader = None, None
-    try:
+    state: dict[str, Any] = {}  # the game id and the reader, once known
+    where = lambda: (state.get("game_id"), state["reader"].round_idx if "reader" in state else None)  # noqa: E731
+    with errors_named(source_file, "document", where):
         header = read_header(doc, source_file)
-        game_id = header.game_id
-        reader = _GameReader(doc, header, source_file)
-        return reader.read()
-    except ParseError as exc:
-        round_idx = exc.round_idx if exc.round_idx is not None else (reader.round_idx if reader else None)
-        raise type(exc)(f"{source_file}: {exc.message}", game_id=exc.game_id or game_id, round_idx=round_idx,
-                        tag=exc.tag) from None  # fmt: skip
-    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
-        raise ParseError(f"{source_file}: malformed document ({type(exc).__name__}: {exc})", game_id=game_id,
-                         round_idx=reader.round_idx if reader else None) from None  # fmt: skip
+        state["game_id"] = header.game_id
+        state["reader"] = _GameReader(doc, header, source_file)
+        return state["reader"].read()
 
 
 class _GameReader:
