@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.db import connect
+from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
 from pipeline.ingest import IngestReport, ingest
 from pipeline.schema import DERIVED_TABLES, TABLES
@@ -491,3 +492,16 @@ def test_temp_files_left_by_a_killed_run_are_removed(tmp_path: Path, shared_logs
     ingest([source], warehouse)
     assert not orphan.exists()
     assert warehouse.table_files("games")
+
+
+def test_derived_tables_of_an_older_schema_ask_for_paipu_derive(tmp_path: Path) -> None:
+    warehouse = Warehouse(tmp_path / "w")
+    ingest([Path(__file__).resolve().parents[1] / "data" / "sample"], warehouse)
+    derive(warehouse)
+    part = warehouse.table_files("hand_states")[0]
+    old = pq.read_table(part)
+    pq.write_table(old.replace_schema_metadata({**old.schema.metadata, b"paipu_schema_version": b"1"}), part)
+    with pytest.raises(WarehouseError, match=r"hand_states .* schema version 1.*paipu derive"):
+        connect(warehouse)
+    derive(warehouse)  # the remedy the message names
+    assert connect(warehouse).execute("select count(*) from hand_states").fetchall()[0][0] == old.num_rows

@@ -6,14 +6,38 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from pipeline.db.sqlfiles import load_sql, sql_names
 from pipeline.errors import WarehouseError
-from pipeline.schema import arrow_schema
+from pipeline.schema import ALL_TABLES, DERIVED_TABLES, SCHEMA_VERSION, arrow_schema
 from pipeline.store.warehouse import Warehouse
 
 _PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_partitioning = false)"
 """How every staging file reads its table's part files (replaced by an empty table when there are none)."""
+
+
+READABLE_FACT_VERSIONS = ("1", "2")
+"""Schema versions of fact tables this paipu reads (2 made wins.fu nullable and added server_flags)."""
+
+
+def _require_current_schema(warehouse: Warehouse) -> None:
+    """Raise WarehouseError, saying what to run, when a table's parts were written by a schema version this
+    paipu cannot read as they are (derived tables: only the current one; facts: READABLE_FACT_VERSIONS)."""
+    for table in ALL_TABLES:
+        files = warehouse.table_files(table)
+        if not files:
+            continue
+        metadata = pq.read_metadata(files[0]).metadata or {}
+        version = metadata.get(b"paipu_schema_version", b"?").decode()
+        derived = table in DERIVED_TABLES
+        if version == SCHEMA_VERSION or (not derived and version in READABLE_FACT_VERSIONS):
+            continue
+        remedy = "run `paipu derive`" if derived else "ingest the logs again into a new warehouse"
+        raise WarehouseError(
+            f"table {table} in {warehouse.root} was written with schema version {version}, this paipu reads "
+            f"version {SCHEMA_VERSION}: {remedy}"
+        )
 
 
 def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPyConnection:
@@ -25,6 +49,7 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
     """
     if not warehouse.exists():
         raise WarehouseError(f"no warehouse at {warehouse.root} (run `paipu ingest` first)")
+    _require_current_schema(warehouse)
     con = duckdb.connect()
     if threads:
         con.execute(f"set threads = {int(threads)}")
