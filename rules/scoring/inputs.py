@@ -55,7 +55,8 @@ class Context:
 
     Winds are 0-3 (East-North); ``has_kuitan``: open tanyao counts. Situational flags come from the
     event stream (rules.scoring.situation); ``n_dora`` counts dora and kita (sanma nuki dora),
-    ``n_ura`` ura dora (only counted with riichi), ``n_aka`` red fives (rules.scoring.dora).
+    ``n_ura`` ura dora (only counted with riichi), ``n_aka`` red fives (rules.scoring.dora);
+    ``has_double_yakuman`` the rule set's double yakuman (False: Tenhou's).
     """
 
     seat_wind: np.ndarray
@@ -73,6 +74,9 @@ class Context:
     n_dora: np.ndarray
     n_ura: np.ndarray
     n_aka: np.ndarray
+    has_double_yakuman: np.ndarray
+    """The game's rules count suuankou tanki, junsei chuuren, 13-sided kokushi and daisuushii twice (Mahjong
+    Soul); Tenhou counts every yakuman once."""
 
     @classmethod
     def plain(cls, n: int, **values: np.ndarray | int | bool) -> Context:

@@ -16,7 +16,7 @@ from rules.scoring.decompose import Readings, readings
 from rules.scoring.fu import fu_components
 from rules.scoring.inputs import Context, Hands
 from rules.scoring.points import basic_points, limit_codes
-from rules.scoring.yaku import DORA, FIRST_YAKUMAN, LAST_YAKUMAN, yaku_han
+from rules.scoring.yaku import DORA, FIRST_YAKUMAN, LAST_YAKUMAN, YAKUMAN_HAN, yaku_han
 
 HAS_YAKU = np.int64(1) << 40
 """Added to the choice key of a reading with a yaku, so that one always wins over any without."""
@@ -52,7 +52,8 @@ class _Evaluated:
 def _value(fu: np.ndarray, yaku: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(han, n_yakuman, base points) from fu and the yaku han matrix."""
     han = yaku.sum(axis=1, dtype=np.int64)
-    n_yakuman = (yaku[:, FIRST_YAKUMAN : LAST_YAKUMAN + 1] > 0).sum(axis=1)
+    # a double yakuman (26 han under rules that have them) counts as two
+    n_yakuman = yaku[:, FIRST_YAKUMAN : LAST_YAKUMAN + 1].sum(axis=1, dtype=np.int64) // YAKUMAN_HAN
     return han, n_yakuman, basic_points(han, fu, n_yakuman)
 
 

@@ -42,6 +42,10 @@ DORA, URA_DORA, AKA_DORA = YAKU["dora"], YAKU["ura_dora"], YAKU["aka_dora"]
 YAKUMAN_HAN = 13
 """Han Tenhou records for each yakuman."""
 
+DOUBLE_YAKUMAN = [YAKU_NAMES.index(name) for name in ("suuankou_tanki", "junsei_chuuren_poutou", "kokushi_musou_13",
+                                                     "daisuushii")]  # fmt: skip
+"""Yakuman that rule sets with double yakuman count twice (26 han)."""
+
 _GREEN = np.zeros(34, dtype=bool)
 _GREEN[[19, 20, 21, 23, 25, 32]] = True  # 2s 3s 4s 6s 8s and hatsu
 _CHUUREN = np.array([3, 1, 1, 1, 1, 1, 1, 1, 3])
@@ -242,4 +246,7 @@ def yaku_han(readings: Readings, hands: Hands, ctx: Context) -> np.ndarray:
     yakuman = (han[:, FIRST_YAKUMAN : LAST_YAKUMAN + 1] > 0).any(axis=1)
     han[yakuman, :FIRST_YAKUMAN] = 0
     han[yakuman, LAST_YAKUMAN + 1 :] = 0
+    # rule sets with double yakuman (Mahjong Soul) count these twice
+    doubled = np.asarray(ctx.has_double_yakuman, dtype=bool)[:, None] & (han[:, DOUBLE_YAKUMAN] > 0)
+    han[:, DOUBLE_YAKUMAN] = np.where(doubled, 2 * YAKUMAN_HAN, han[:, DOUBLE_YAKUMAN])
     return han

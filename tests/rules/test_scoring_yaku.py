@@ -121,6 +121,27 @@ def test_yaku(
 
 
 @pytest.mark.parametrize(
+    ("closed", "win", "expected_han", "expected_yakuman"),
+    [
+        pytest.param("222m444p666s888s99m", "9m", 26, 2, id="suuankou-tanki-doubled"),
+        pytest.param("11123455678999m", "5m", 26, 2, id="junsei-chuuren-doubled"),
+        pytest.param("111222333444z55m", "5m", 52, 4, id="daisuushii-and-suuankou-tanki-doubled"),
+        pytest.param("555666777z11m222p", "2p", 13, 1, id="daisangen-stays-single"),
+    ],
+)
+def test_double_yakuman_under_rules_that_have_them(
+    closed: str, win: str, expected_han: int, expected_yakuman: int
+) -> None:
+    hand = hand_of(closed, win)
+    tenhou = score_wins(hand, Context.plain(1, **SOUTH))
+    doubled = score_wins(hand, Context.plain(1, **SOUTH, has_double_yakuman=True))
+    assert (int(doubled.han[0]), int(doubled.n_yakuman[0])) == (expected_han, expected_yakuman)
+    assert int(doubled.basic[0]) == 8000 * expected_yakuman
+    # Tenhou counts each yakuman once
+    assert int(tenhou.n_yakuman[0]) == int(np.count_nonzero(tenhou.yaku_han[0]))
+
+
+@pytest.mark.parametrize(
     ("context", "expected"),
     [
         ({"n_dora": 2, "n_aka": 1}, {"riichi": 1, "dora": 2, "aka_dora": 1}),
