@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from pipeline.columns import ColumnValues, concat_columns
+from pipeline.columns import ColumnValues, Repeated, concat_columns
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 
@@ -67,3 +67,13 @@ def errors_named(source_file: str, what: str, where: Callable[[], tuple[str | No
         game_id, round_idx = where()
         raise ParseError(f"{source_file}: malformed {what} ({type(exc).__name__}: {exc})", game_id=game_id,
                          round_idx=round_idx) from None  # fmt: skip
+
+
+ROUND_LEVEL_TABLES = ("rounds", "wins", "draws")
+"""Fact tables a parser fills round by round, whose game_id column is set once the game is read."""
+
+
+def set_game_id(tables: dict[str, dict], game_id: str) -> None:
+    """Put the game's id on every row of the round-level tables (one ``Repeated`` value per table)."""
+    for table in ROUND_LEVEL_TABLES:
+        tables[table]["game_id"] = Repeated(game_id, len(tables[table]["round_idx"]))

@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, errors_named, final_ranks
+from pipeline.sources.base import ParsedGame, errors_named, final_ranks, set_game_id
 from pipeline.sources.majsoul.codes import RESULT_KINDS, check_kind
 from pipeline.sources.majsoul.document import Document, Record, read_documents
 from pipeline.sources.majsoul.header import Header, final_scores, player_rows, read_header
@@ -175,8 +175,7 @@ class _GameReader:
         columns["game_id"] = Repeated(header.game_id, len(columns["round_idx"]))
         self.tables["events"] = columns
         self.tables["rounds"]["n_events"] = self.events.per_round(n_rounds)
-        for table in ("rounds", "wins", "draws"):
-            self.tables[table]["game_id"] = Repeated(header.game_id, len(self.tables[table]["round_idx"]))
+        set_game_id(self.tables, header.game_id)
         self._fill_games(n_rounds, final is not None)
         self._fill_players(final)
         return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, final is not None,

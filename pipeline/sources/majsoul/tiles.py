@@ -12,39 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.errors import ParseError
-from pipeline.sources.majsoul.codes import RED_KINDS, parse_tile
+from pipeline.sources.majsoul.codes import parse_tile
+from pipeline.sources.tile_copies import CopyAllocator, is_copy_of
 
 
-@dataclass
-class TileIds:
-    """Hands out 136-ids in one round (see the module docstring)."""
-
-    has_red_fives: bool
-    used: dict[int, int] = field(default_factory=dict)
-    """34-kind -> bit mask of the copies handed out."""
+class TileIds(CopyAllocator):
+    """Hands out 136-ids in one round per Mahjong Soul tile string (see the module docstring)."""
 
     def new(self, text: object) -> int:
         """Return an unused id of the tile string; raises ParseError when all its copies are out."""
         kind, red = parse_tile(text)
         if red and not self.has_red_fives:
             raise ParseError(f"red five {text!r} in a game without red fives")
-        fives = self.has_red_fives and kind in RED_KINDS
-        copies = ([0] if red else [1, 2, 3]) if fives else [0, 1, 2, 3]
-        mask = self.used.get(kind, 0)
-        for copy in copies:
-            if not mask & (1 << copy):
-                self.used[kind] = mask | (1 << copy)
-                return kind * 4 + copy
-        raise ParseError(f"more copies of tile {text!r} than the set holds")
+        return self.allocate(kind, red, text)
 
     def is_tile(self, tile: int, text: object) -> bool:
         """Whether a 136-id is a tile of this string (a red five is its own tile when red fives are in play)."""
-        kind, red = parse_tile(text)
-        if tile // 4 != kind:
-            return False
-        if not self.has_red_fives or kind not in RED_KINDS:
-            return True
-        return (tile % 4 == 0) == red
+        return is_copy_of(tile, *parse_tile(text), self.has_red_fives)
 
 
 @dataclass

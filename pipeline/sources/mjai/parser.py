@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, final_ranks
+from pipeline.sources.base import ParsedGame, final_ranks, set_game_id
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
@@ -146,8 +145,7 @@ class _GameReader:
             self.tables["rounds"]["is_last"][-1] = True
         self.tables["events"] = event_columns(header.game_id, self.events, header.has_red_fives)
         self.tables["rounds"]["n_events"] = [len(events) for events in self.events]
-        for table in ("rounds", "wins", "draws"):
-            self.tables[table]["game_id"] = Repeated(header.game_id, len(self.tables[table]["round_idx"]))
+        set_game_id(self.tables, header.game_id)
         self._fill_games(n_rounds, is_complete)
         self._fill_players(final if is_complete else None)
         return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, is_complete,

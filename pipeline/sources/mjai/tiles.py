@@ -8,9 +8,8 @@ parser, the copies of a kind are numbered in the order the tiles enter the round
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pipeline.errors import ParseError, UnknownCodeError
+from pipeline.sources.tile_copies import CopyAllocator, is_copy_of
 
 UNKNOWN = "?"
 """The name mjai writes for a hidden tile."""
@@ -21,7 +20,6 @@ RED_IDS = frozenset({16, 52, 88})
 HONORS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 """mjai honor letter -> 34-kind (winds East..North, then haku, hatsu, chun)."""
 
-_FIVE_KINDS = frozenset({4, 13, 22})
 
 KINDS: dict[str, tuple[int, bool]] = {
     **{f"{n}{suit}": (base + n - 1, False) for suit, base in (("m", 0), ("p", 9), ("s", 18)) for n in range(1, 10)},
@@ -54,29 +52,15 @@ def is_red_name(name: object) -> bool:
 
 def matches(tile: int, name: str, has_red_fives: bool) -> bool:
     """Whether a 136-id is a tile of this mjai name (a red five and a plain five differ when in play)."""
-    kind, red = tile_kind(name)
-    return tile // 4 == kind and (not has_red_fives or kind not in _FIVE_KINDS or (tile % 4 == 0) == red)
+    return is_copy_of(tile, *tile_kind(name), has_red_fives)
 
 
-@dataclass
-class IdAllocator:
-    """Hands out unused 136-ids of a round per kind (see the module docstring)."""
-
-    has_red_fives: bool
-    used: dict[int, int] = field(default_factory=dict)
-    """34-kind -> bit mask of the copies handed out."""
+class IdAllocator(CopyAllocator):
+    """Hands out unused 136-ids of a round per mjai tile name (see the module docstring)."""
 
     def new(self, name: str) -> int:
         """Return an unused id of the named tile; raises ParseError when all its copies are out."""
-        kind, red = tile_kind(name)
-        split = self.has_red_fives and kind in _FIVE_KINDS
-        copies = ([0] if red else [1, 2, 3]) if split else [0, 1, 2, 3]
-        mask = self.used.get(kind, 0)
-        for copy in copies:
-            if not mask & (1 << copy):
-                self.used[kind] = mask | (1 << copy)
-                return kind * 4 + copy
-        raise ParseError(f"more copies of tile {name!r} than the set holds")
+        return self.allocate(*tile_kind(name), name)
 
 
 def take(held: list[int], name: str, has_red_fives: bool, prefer: int = -1, avoid: int = -1) -> int:
@@ -87,10 +71,7 @@ def take(held: list[int], name: str, has_red_fives: bool, prefer: int = -1, avoi
         held.remove(prefer)
         return prefer
     kind, red = tile_kind(name)
-    if has_red_fives and kind in _FIVE_KINDS:
-        found = [t for t in held if t // 4 == kind and (t % 4 == 0) == red]
-    else:
-        found = [t for t in held if t // 4 == kind]
+    found = [t for t in held if is_copy_of(t, kind, red, has_red_fives)]
     if not found:
         raise ParseError(f"a seat gives tile {name!r} it does not hold")
     others = [t for t in found if t != avoid]

@@ -10,11 +10,12 @@ same kind takes another copy when the seat holds one, so ``is_tsumogiri`` reads 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_json.codes import RED_CODES, kind_of
 from pipeline.sources.tenhou_json.replay import Event
+from pipeline.sources.tile_copies import CopyAllocator, is_copy_of
 
 
 @dataclass
@@ -46,34 +47,17 @@ class RoundIds:
     """Kan reveals without an indicator in the JSON, plus indicators no kan reveal was matched to."""
 
 
-@dataclass
-class _Allocator:
-    """Hands out 136-ids per kind; the red five is copy 0 when red fives are in play."""
-
-    has_red_fives: bool
-    used: dict[int, int] = field(default_factory=dict)
-    """34-kind -> bit mask of the copies handed out."""
+class _Allocator(CopyAllocator):
+    """Hands out 136-ids per tenhou.net/6 tile code."""
 
     def new(self, code: int) -> int:
         """Return an unused id of the tile code; raises ParseError when all its copies are out."""
-        kind = kind_of(code)
-        fives = self.has_red_fives and kind in RED_CODES.values()
-        copies = ([0] if code in RED_CODES else [1, 2, 3]) if fives else [0, 1, 2, 3]
-        mask = self.used.get(kind, 0)
-        for copy in copies:
-            if not mask & (1 << copy):
-                self.used[kind] = mask | (1 << copy)
-                return kind * 4 + copy
-        raise ParseError(f"more copies of tile {code} than the set holds")
+        return self.allocate(kind_of(code), code in RED_CODES, code)
 
 
 def _is_code(tile: int, code: int, has_red: bool) -> bool:
     """Whether a 136-id is a tile of this code (red fives are their own code when in play)."""
-    if tile // 4 != kind_of(code):
-        return False
-    if not has_red or tile // 4 not in RED_CODES.values():
-        return True
-    return (tile % 4 == 0) == (code in RED_CODES)
+    return is_copy_of(tile, kind_of(code), code in RED_CODES, has_red)
 
 
 class IdAssigner:

@@ -17,7 +17,7 @@ import numpy as np
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import final_ranks
+from pipeline.sources.base import final_ranks, set_game_id
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
 from pipeline.sources.tenhou_xml.elements import Elements
 from pipeline.sources.tenhou_xml.event_columns import ACTION_CODE, event_columns, events_per_round
@@ -240,9 +240,7 @@ class GameState:
         self._fill_hands()
         self._fill_wins()
         self._fill_events(elements)
-        for table in ("rounds", "wins", "draws"):
-            buf = self.tables[table]
-            buf["game_id"] = Repeated(self.game_id, len(buf["round_idx"]))
+        set_game_id(self.tables, self.game_id)
         games = self.tables["games"]
         for name, value in (
             ("game_id", self.game_id), ("source", source), ("fingerprint", fingerprint),
