@@ -14,6 +14,7 @@ import numpy as np
 from rules.shanten import (
     CHUNK,
     MAX_MELDS,
+    SUIT_SLICES,
     chiitoitsu_shanten,
     kokushi_shanten,
     regular_distance,
@@ -30,16 +31,13 @@ _SUIT_OF = np.arange(N_KINDS) // 9
 _WEIGHT_OF = 5 ** (np.arange(N_KINDS) % 9)
 
 
-_SUIT_KINDS = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
-
-
 def _distance_with_suit(
-    classes: tuple[np.ndarray, ...], suit: int, suit_classes: np.ndarray, melds: np.ndarray, pair: int
+    classes: tuple[np.ndarray, ...], suit: int, replaced: np.ndarray, melds: np.ndarray, pair: int
 ) -> np.ndarray:
-    """Regular-form distance of hands whose suit ``suit`` has the classes ``suit_classes`` instead
+    """Regular-form distance of hands whose suit ``suit`` has the classes ``replaced`` instead
     (broadcast: (N,) or (N, k) against the other suits' (N,))."""
-    suits = [c[:, None] if suit_classes.ndim == 2 else c for c in classes]
-    suits[suit] = suit_classes
+    suits = [c[:, None] if replaced.ndim == 2 else c for c in classes]
+    suits[suit] = replaced
     return regular_from_classes(*suits, melds, pair)
 
 
@@ -77,7 +75,7 @@ def regular_waits(counts: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
     classes = suit_classes_of(indices)
     tables = suit_classes()
     masks = np.zeros(len(counts), dtype=np.int64)
-    for suit, kinds in enumerate(_SUIT_KINDS):
+    for suit, kinds in enumerate(SUIT_SLICES):
         added = (tables.number_added if suit < 3 else tables.honor_added)[indices[:, suit]]
         distance = _distance_with_suit(classes, suit, np.maximum(added, 0), need[:, None], 1)
         completes = (distance == 0) & (added >= 0)
