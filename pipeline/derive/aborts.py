@@ -11,13 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat
+from pipeline.sources.base import RULE_TRIPLE_RON_WINS
 from rules.aborts import derive_aborts
 from rules.furiten import RELEASES, furiten_before
 from rules.hands import last_row_per_round
 from rules.waits import KIND_BITS
-
-TRIPLE_RON_WINS = "rule:triple_ron_wins"
-"""The log quirk by which a format says its games play a triple ron as three wins."""
 
 
 def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, passes: tuple) -> np.ndarray:
@@ -39,7 +37,7 @@ def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, pa
 def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]:
     """Columns of abort_checks (per round) and kyuushu (per seat's first draw)."""
     rounds = inputs.rounds
-    no_sanchahou = has_quirk(rounds, TRIPLE_RON_WINS)
+    no_sanchahou = has_quirk(rounds, RULE_TRIPLE_RON_WINS)
     aborts = derive_aborts(
         inputs.arrays, rounds["n_winners"].to_numpy().astype(np.int64), np.where(no_sanchahou, 0, could_ron)
     )

@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 
 from pipeline.columns import Coded, ColumnValues
 from pipeline.derive.inputs import RoundInputs, has_quirk, round_positions
+from pipeline.sources.base import RULE_DOUBLE_YAKUMAN
 from rules.hands import CODE, EventArrays
 from rules.scoring import Context, Hands, Scores, score_wins
 from rules.scoring.dora import count_red, dora_counts
@@ -33,9 +34,6 @@ from rules.scoring.inputs import (
 from rules.scoring.points import LIMIT_NAMES, bonus_winners, hand_values, score_deltas
 from rules.scoring.situation import pao_seats, situations, sticks_at_result
 from rules.scoring.yaku import YAKU
-
-DOUBLE_YAKUMAN_RULE = "rule:double_yakuman"
-"""The log quirk by which a format says its games count some yakuman twice (Mahjong Soul)."""
 
 MAX_CALLS = 4
 """Called melds a hand can hold."""
@@ -138,7 +136,7 @@ def win_inputs(inputs: RoundInputs) -> tuple[Hands, Context, dict[str, np.ndarra
         n_dora=n_dora,
         n_ura=n_ura,
         n_aka=count_red(np.concatenate([hand, meld_tiles], axis=1), frame["has_red_fives"]),
-        has_double_yakuman=has_quirk(inputs.rounds, DOUBLE_YAKUMAN_RULE)[frame["round"]],
+        has_double_yakuman=has_quirk(inputs.rounds, RULE_DOUBLE_YAKUMAN)[frame["round"]],
         **flags,
     )
     return hands, context, frame

@@ -15,6 +15,12 @@ from pipeline.columns import ColumnValues, Repeated, concat_columns
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 
+RULE_TRIPLE_RON_WINS = "rule:triple_ron_wins"
+"""games.log_quirks entry of a rule set that plays three rons on one discard as three wins (no sanchahou)."""
+RULE_DOUBLE_YAKUMAN = "rule:double_yakuman"
+"""games.log_quirks entry of a rule set that counts suuankou tanki, junsei chuuren, 13-sided kokushi and
+daisuushii as double yakuman."""
+
 
 @dataclass
 class ParsedGame:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.errors import UnknownCodeError
+from pipeline.sources.base import RULE_DOUBLE_YAKUMAN, RULE_TRIPLE_RON_WINS
 from pipeline.sources.majsoul.codes import RANKED_ROOMS, RED_KINDS, parse_tile
 from pipeline.sources.majsoul.document import Document
 
@@ -61,14 +62,14 @@ class MajsoulRules:
     def quirks(self) -> set[str]:
         """The ``majsoul_rules`` and ``rule:`` quirks of these rules (see the module docstring)."""
         out = {"majsoul_rules"}
-        for flag, name in (
-            (not self.triple_ron_aborts, "triple_ron_wins"), (self.has_double_yakuman, "double_yakuman"),
-            (self.n_players == 3, "sanma_ron_honba_200"), (self.n_players == 3, "ron_on_kita"),
-            (self.has_kiriage_mangan, "kiriage_mangan"), (not self.has_nagashi_mangan, "no_nagashi_mangan"),
-            (not self.is_known, "assumed_ranked"),
+        for flag, quirk in (
+            (not self.triple_ron_aborts, RULE_TRIPLE_RON_WINS), (self.has_double_yakuman, RULE_DOUBLE_YAKUMAN),
+            (self.n_players == 3, "rule:sanma_ron_honba_200"), (self.n_players == 3, "rule:ron_on_kita"),
+            (self.has_kiriage_mangan, "rule:kiriage_mangan"), (not self.has_nagashi_mangan, "rule:no_nagashi_mangan"),
+            (not self.is_known, "rule:assumed_ranked"),
         ):  # fmt: skip
             if flag:
-                out.add("rule:" + name)
+                out.add(quirk)
         return out
 
 
