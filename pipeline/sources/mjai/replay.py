@@ -13,16 +13,14 @@ from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.sources.mjai.codes import IGNORED_EVENTS, ROUND_EVENTS, WINDS
-from pipeline.sources.mjai.events import ACTION, RINSHAN, TILE, TSUMOGIRI, EventRow
+from pipeline.sources.mjai.events import TILE, EventRow
 from pipeline.sources.mjai.tiles import UNKNOWN, IdAllocator, matches, take, tile_kind
-from rules.hands import ACTIONS, CODE
+from rules.hands import CODE
 
 Event = dict[str, Any]
 
-_HAND_ACTIONS = frozenset(ACTIONS[:8])
 """Actions that move a seat's own tiles (draw ... kita); riichi and dora do not."""
 
-_RINSHAN_AFTER = frozenset({"daiminkan", "kakan", "ankan", "kita"})
 
 
 @dataclass
@@ -94,7 +92,6 @@ class KyokuReplay:
         self.draw_pos = [-1] * 4
         self.last_given, self.given_by = -1, -1
         self.last_actor = -1
-        self.last_hand: list[EventRow | None] = [None] * 4
 
     def _start(self, index: int, start: Event) -> Replayed:
         wind = WINDS.get(start.get("bakaze"))  # type: ignore[arg-type]
@@ -146,17 +143,8 @@ class KyokuReplay:
 
     def _emit(self, index: int, action: str, seat: int, tile: int = -1, from_seat: int = -1,
               meld: list[int] | None = None) -> None:  # fmt: skip
-        """Append an event row, with is_tsumogiri / is_rinshan from the seat's previous hand event."""
-        row: EventRow = [index, CODE[action], seat, tile, from_seat, -1, -1, meld]
-        if action in _HAND_ACTIONS:
-            previous = self.last_hand[seat]
-            if action == "draw":
-                row[RINSHAN] = int(previous is not None and ACTIONS[previous[ACTION]] in _RINSHAN_AFTER)
-            elif action == "discard":
-                row[TSUMOGIRI] = int(
-                    previous is not None and previous[ACTION] == CODE["draw"] and previous[TILE] == tile
-                )
-            self.last_hand[seat] = row
+        """Append an event row (its flags are derived for the whole game: pipeline.sources.event_flags)."""
+        row: EventRow = [index, CODE[action], seat, tile, from_seat, meld]
         self.round.events.append(row)
         if seat >= 0:
             self.last_actor = seat

@@ -1,8 +1,8 @@
 """The events table of one game, built in bulk (numpy) from the tile-element arrays and the few
 event rows the per-tag handlers collect.
 
-Order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived here
-for the whole game at once.
+Order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived for the
+whole game at once (pipeline.sources.event_flags, shared with the other formats).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import numpy as np
 
 from pipeline.columns import Coded
 from pipeline.errors import ParseError
+from pipeline.sources.event_flags import event_flags
 from pipeline.sources.tenhou_xml.elements import Elements
 from rules.hands import ACTIONS, CODE
 
@@ -19,30 +20,6 @@ ACTION_CODE = CODE
 
 ROW_FIELDS = ("round_idx", "seat", "action", "tile", "from_seat", "meld_tiles", "source_index")
 """Fields of an event row tuple from a per-tag handler; -1 (or None for meld_tiles) when absent."""
-
-
-def _lookup(size: int, true_at: list[int]) -> np.ndarray:
-    """A boolean lookup table; index -1 (the null sentinel) reads the last entry, always False."""
-    table = np.zeros(size + 1, dtype=bool)
-    table[true_at] = True
-    return table
-
-
-_IS_HAND_ACTION = _lookup(len(ACTIONS), [ACTION_CODE[a] for a in ACTIONS[:8]])
-_IS_RINSHAN_AFTER = _lookup(len(ACTIONS), [ACTION_CODE[a] for a in ("daiminkan", "kakan", "ankan", "kita")])
-_IS_RED_FIVE = _lookup(136, [16, 52, 88])
-_DRAW, _DISCARD = ACTION_CODE["draw"], ACTION_CODE["discard"]
-
-
-def _previous_hand_action(round_idx: np.ndarray, seat: np.ndarray, is_hand: np.ndarray) -> np.ndarray:
-    """For each event, the row of the same seat's previous hand-changing event in the round (-1: none)."""
-    rows = np.flatnonzero(is_hand)
-    # rows are in event order: a stable sort by (round, seat) keeps that order within each seat
-    order = rows[np.argsort(round_idx[rows] * 4 + seat[rows], kind="stable")]
-    prev = np.full(len(round_idx), -1, dtype=np.int64)
-    same = (round_idx[order[1:]] == round_idx[order[:-1]]) & (seat[order[1:]] == seat[order[:-1]])
-    prev[order[1:][same]] = order[:-1][same]
-    return prev
 
 
 def _merge(elements: Elements, rows: list[tuple], round_starts: np.ndarray) -> dict[str, np.ndarray]:
@@ -88,30 +65,19 @@ def event_columns(
     if np.any(tile > 135):
         bad = int(np.flatnonzero(tile > 135)[0])
         raise ParseError(f"tile id {tile[bad]} out of range", round_idx=int(round_idx[bad]))
-    n = len(round_idx)
-    starts = np.flatnonzero(np.concatenate(([True], round_idx[1:] != round_idx[:-1]))) if n else np.zeros(0, int)
-    # order within the round: position minus the round's first position
-    event_idx = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
-    prev = _previous_hand_action(round_idx, seat, _IS_HAND_ACTION[action])
-    prev_action = np.where(prev >= 0, action[np.maximum(prev, 0)], -1)
-    is_discard, is_draw, has_tile = action == _DISCARD, action == _DRAW, tile >= 0
-    # tsumogiri: the seat's previous hand event drew this very tile
-    tsumogiri = (prev_action == _DRAW) & (tile[np.maximum(prev, 0)] == tile)
-    # rinshan: the seat's previous hand event was its own kan or kita
-    rinshan = _IS_RINSHAN_AFTER[prev_action]
-    red = _IS_RED_FIVE[tile] & has_red_fives
+    flags = event_flags(round_idx, seat, action, tile, has_red_fives)
     # narrow integers (the declared widths; -1 is null): a batch concatenates and converts them cheaply
     return {
         "round_idx": round_idx.astype(np.int16),
-        "event_idx": event_idx.astype(np.int32),
+        "event_idx": flags["event_idx"].astype(np.int32),
         "seat": seat.astype(np.int8),
         "action": Coded(action.astype(np.int8), ACTIONS),
         "tile": tile.astype(np.int16),
-        "tile34": np.where(has_tile, tile >> 2, -1).astype(np.int8),
-        "is_red": np.where(has_tile, red, -1).astype(np.int8),
+        "tile34": flags["tile34"].astype(np.int8),
+        "is_red": flags["is_red"].astype(np.int8),
         "from_seat": cols["from_seat"].astype(np.int8),
-        "is_tsumogiri": np.where(is_discard, tsumogiri, -1).astype(np.int8),
-        "is_rinshan": np.where(is_draw, rinshan, -1).astype(np.int8),
+        "is_tsumogiri": flags["is_tsumogiri"].astype(np.int8),
+        "is_rinshan": flags["is_rinshan"].astype(np.int8),
         "meld_tiles": cols["meld_tiles"],
         "source_index": cols["source_index"].astype(np.int32),
     }
