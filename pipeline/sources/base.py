@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from pipeline.columns import ColumnValues, Repeated, concat_columns
 from pipeline.errors import ParseError
@@ -37,6 +38,16 @@ class ParsedGame:
     def completeness(self) -> tuple[int, int, int, int]:
         """Return a sort key: higher is the better copy of the same game (complete, rounds, events, named)."""
         return completeness_key(self.is_complete, self.n_rounds, len(self.tables["events"]["round_idx"]), self.game_id)
+
+
+@dataclass
+class RoundOutcome:
+    """Rows of a round's result (wins and draws as column dicts), the scores after it and the quirks met."""
+
+    wins: list[dict[str, Any]] = field(default_factory=list)
+    draws: list[dict[str, Any]] = field(default_factory=list)
+    scores_post: list[int] = field(default_factory=list)
+    quirks: set[str] = field(default_factory=set)
 
 
 def completeness_key(is_complete: bool, n_rounds: int, n_events: int, game_id: str) -> tuple[int, int, int, int]:

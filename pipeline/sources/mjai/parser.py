@@ -11,11 +11,11 @@ from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, final_ranks, set_game_id
+from pipeline.sources.base import ParsedGame, RoundOutcome, final_ranks, set_game_id
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
-from pipeline.sources.mjai.results import Outcome, OutcomeBuilder
+from pipeline.sources.mjai.results import OutcomeBuilder
 from pipeline.sources.mjai.stream import GameEvents, read_events, split_games
 
 SOURCE = "mjai"
@@ -113,7 +113,7 @@ class _GameReader:
         elif not final:
             raise ParseError("start_kyoku before the previous kyoku's result")
 
-    def _add_round(self, round_idx: int, rnd: Replayed, outcome: Outcome) -> None:
+    def _add_round(self, round_idx: int, rnd: Replayed, outcome: RoundOutcome) -> None:
         self.quirks |= rnd.quirks | outcome.quirks
         self.events.append(rnd.events)
         for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):

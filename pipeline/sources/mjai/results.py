@@ -9,10 +9,10 @@ are the kyoku's starting scores less the riichi sticks put down in it, as Tenhou
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ParseError, UnknownCodeError
+from pipeline.sources.base import RoundOutcome
 from pipeline.sources.mjai.codes import draw_kind
 from pipeline.sources.mjai.events import ACTION, SEAT, TILE
 from pipeline.sources.mjai.labels import limit_name, read_labels
@@ -25,16 +25,6 @@ from rules.scoring.yaku import YAKU_NAMES
 
 NOTEN_MAX_GAIN = 3000
 """The most a seat gains from noten payments; an exhaustive draw paying more is a nagashi mangan."""
-
-
-@dataclass
-class Outcome:
-    """Rows of a kyoku's results, and what the rounds row needs from them."""
-
-    wins: list[dict[str, Any]] = field(default_factory=list)
-    draws: list[dict[str, Any]] = field(default_factory=list)
-    scores_post: list[int] = field(default_factory=list)
-    quirks: set[str] = field(default_factory=set)
 
 
 def _four(value: Any, what: str, n_players: int) -> list[int]:
@@ -58,11 +48,11 @@ class OutcomeBuilder:
         self.sticks = rnd.riichi_sticks + len(rnd.riichi_accepted)
         self.quirks: set[str] = set()
 
-    def build(self) -> Outcome:
+    def build(self) -> RoundOutcome:
         """Return the kyoku's rows; raises ParseError / UnknownCodeError on a result that cannot be read."""
         results = self.rnd.results
         deltas = self._deltas(results)
-        out = Outcome()
+        out = RoundOutcome()
         rons = [r for r in results if r.event["type"] == "hora"]
         for result, change in zip(results, deltas, strict=True):
             if result.event["type"] == "hora":

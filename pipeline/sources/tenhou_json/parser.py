@@ -13,11 +13,11 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, errors_named, final_ranks, set_game_id
+from pipeline.sources.base import ParsedGame, RoundOutcome, errors_named, final_ranks, set_game_id
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
-from pipeline.sources.tenhou_json.results import OutcomeBuilder, RoundOutcome
+from pipeline.sources.tenhou_json.results import OutcomeBuilder
 from pipeline.sources.tenhou_json.round import Kyoku, read_kyoku
 from pipeline.sources.tenhou_json.tiles import IdEvent
 

@@ -6,10 +6,10 @@ second ron, after the first winner's payments), as the XML's ``sc`` shows them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ParseError
+from pipeline.sources.base import RoundOutcome
 from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, WIN_RESULT, parse_score, parse_yaku
 from pipeline.sources.tenhou_json.round import Kyoku
 from pipeline.sources.tenhou_xml.codes import yaku_name
@@ -21,16 +21,6 @@ URA_DORA = 53
 """Tenhou yaku id of ura dora: the XML lists it (0 han) on every riichi win; Tenhou's JSON omits 0 han."""
 
 _RED_IDS = frozenset({16, 52, 88})
-
-
-@dataclass
-class RoundOutcome:
-    """Rows of a kyoku's result, and what the rounds row needs from it."""
-
-    wins: list[dict[str, Any]] = field(default_factory=list)
-    draws: list[dict[str, Any]] = field(default_factory=list)
-    scores_post: list[int] = field(default_factory=list)
-    quirks: set[str] = field(default_factory=set)
 
 
 def _deltas(value: Any) -> list[int]:
