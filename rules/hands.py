@@ -170,7 +170,9 @@ def grouped_cumsum(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
     """
     n = len(matrix)
     out = np.empty(matrix.shape, dtype=np.int8)
-    bounds = np.unique(np.append(group_start[np.searchsorted(group_start, np.arange(0, n, CHUNK_ROWS))], n))
+    # chunks begin at the last group start at or before every CHUNK_ROWS-th row
+    chunk_groups = np.searchsorted(group_start, np.arange(0, n, CHUNK_ROWS), side="right") - 1
+    bounds = np.unique(np.append(group_start[chunk_groups], n))
     for a, b in zip(bounds[:-1], bounds[1:], strict=True):
         sums = np.cumsum(matrix[a:b], axis=0, dtype=np.int16)
         starts = group_start[(group_start >= a) & (group_start < b)] - a
