@@ -35,8 +35,9 @@ from pipeline.cli_render import (
     render_stats_json,
 )
 from pipeline.db import connect
-from pipeline.derive.run import derive
+from pipeline.derive.run import derive, stale_parts
 from pipeline.errors import PaipuError, WarehouseError
+from pipeline.executors import default_workers
 from pipeline.ingest import PARSERS, discover_files, ingest
 from pipeline.plots import plot_groupings, write_plots
 from pipeline.report import write_report
@@ -55,6 +56,18 @@ out = Console()
 err = Console(stderr=True)
 
 WarehouseOption = Annotated[Path, typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True)]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option("--workers", "-j", help="Worker processes (default: all cores).", min=1, show_default=False),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Run the batches on a Dask cluster: its scheduler address (tcp://host:8786), or 'local' for a "
+        "LocalCluster of --workers processes. The warehouse path must be shared by every worker.",
+    ),
+]
 
 
 def _error(message: object, label: str = "error") -> None:
@@ -99,16 +112,19 @@ def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 def ingest_command(
     paths: Annotated[list[Path], typer.Argument(help="Log files or folders (read recursively).")],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
-    batch_size: Annotated[int, typer.Option(help="Files read per batch (bounds memory).", min=1)] = 2000,
+    batch_size: Annotated[int, typer.Option(help="Files per batch (bounds memory, per worker).", min=1)] = 2000,
     run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
     file_format: Annotated[
         str | None, typer.Option("--format", help=f"Read every file as this format: {', '.join(PARSERS)}.")
     ] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
     if file_format is not None and file_format not in PARSERS:
         _error(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
         raise typer.Exit(EXIT_USAGE)
+    n_workers = workers or default_workers()
     n_files = len(discover_files(paths))
     games = 0
     start = time.perf_counter()
@@ -128,15 +144,22 @@ def ingest_command(
             rate = games / max(time.perf_counter() - start, 1e-9)
             progress.update(task, advance=1, games=games, rate=rate)
 
-        report = ingest(paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format)
+        report = ingest(
+            paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format,
+            derive=run_derive, workers=n_workers, scheduler=scheduler,
+        )  # fmt: skip
     render_ingest(out, report, time.perf_counter() - start)
-    if run_derive and report.changed_parts:
-        _derive_with_progress(Warehouse(warehouse), sorted(p for p in report.changed_parts if p.is_file()))
+    if run_derive:
+        stale = stale_parts(Warehouse(warehouse))  # derived by another paipu version, or never
+        if stale:
+            _derive_with_progress(Warehouse(warehouse), stale, n_workers, scheduler)
     if not report.all_read:
         raise typer.Exit(EXIT_QUARANTINED)
 
 
-def _derive_with_progress(warehouse: Warehouse, parts: list[Path] | None) -> None:
+def _derive_with_progress(
+    warehouse: Warehouse, parts: list[Path] | None, workers: int, scheduler: str | None = None
+) -> None:
     start = time.perf_counter()
     games = 0
     columns = (TextColumn("[bold]derive"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
@@ -150,7 +173,7 @@ def _derive_with_progress(warehouse: Warehouse, parts: list[Path] | None) -> Non
             games += n_games
             progress.update(task, advance=1)
 
-        report = derive(warehouse, parts, on_part=on_part)
+        report = derive(warehouse, parts, on_part=on_part, workers=workers, scheduler=scheduler)
     seconds = time.perf_counter() - start
     rows = ", ".join(f"{table} {n}" for table, n in (report.rows or {}).items())
     out.print(f"derived: {games} games in {report.parts} parts ({seconds:.1f} s): {rows}")
@@ -158,11 +181,13 @@ def _derive_with_progress(warehouse: Warehouse, parts: list[Path] | None) -> Non
 
 @app.command("derive")
 @_domain_errors
-def derive_command(warehouse: WarehouseOption = DEFAULT_WAREHOUSE) -> None:
+def derive_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE, workers: WorkersOption = None, scheduler: SchedulerOption = None
+) -> None:
     """Run the rules layer again over the whole warehouse (hand states, waits, draw outcomes)."""
     if not Warehouse(warehouse).exists():
         raise WarehouseError(f"no warehouse at {warehouse} (run `paipu ingest` first)")
-    _derive_with_progress(Warehouse(warehouse), None)
+    _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
 
 
 @app.command("audit")

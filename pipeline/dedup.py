@@ -15,12 +15,63 @@ from pipeline.sources.base import ParsedGame
 from pipeline.store.warehouse import StoredGame
 
 
+@dataclass(frozen=True)
+class GameCopy:
+    """What deduplication needs of a game read (its rows stay behind, staged): identity and completeness."""
+
+    game_id: str
+    fingerprint: str
+    source: str
+    source_file: str
+    n_rounds: int
+    key: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, game: ParsedGame) -> GameCopy:
+        """The copy record of a parsed game."""
+        return cls(game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.completeness())
+
+    def completeness(self) -> tuple[int, int, int, int]:
+        """The sort key ranking copies of one game (sources.base.completeness_key)."""
+        return self.key
+
+
+Copy = ParsedGame | GameCopy
+"""A game as deduplication sees it."""
+
+
+def best_copies(games: list[Copy]) -> list[Copy]:
+    """The copies of a batch that may be stored, in reading order: the most complete copy of each
+    fingerprint (the first read on a tie); games without a complete round left out."""
+    best: dict[str, Copy] = {}
+    for game in games:
+        held = best.get(game.fingerprint)
+        if game.n_rounds and (held is None or game.completeness() > held.completeness()):
+            best[game.fingerprint] = game
+    return list(best.values())
+
+
+def id_layers(games: list[Copy]) -> list[list[Copy]]:
+    """Split copies into layers holding each game id at most once (the first copy of an id in the first
+    layer, the second in the second, ...): parts written layer by layer never hold one id twice, so a copy
+    can be removed from its part by its id."""
+    layers: list[list[Copy]] = []
+    seen: dict[str, int] = {}
+    for game in games:
+        depth = seen.get(game.game_id, 0)
+        seen[game.game_id] = depth + 1
+        if depth == len(layers):
+            layers.append([])
+        layers[depth].append(game)
+    return layers
+
+
 @dataclass
 class Resolution:
     """What a batch does to the warehouse: games to write, stored copies they replace."""
 
-    chosen: list[ParsedGame] = field(default_factory=list)
-    superseded: list[tuple[StoredGame, ParsedGame]] = field(default_factory=list)
+    chosen: list[Copy] = field(default_factory=list)
+    superseded: list[tuple[StoredGame, Copy]] = field(default_factory=list)
 
 
 class Deduplicator:
@@ -37,7 +88,7 @@ class Deduplicator:
 
         ``results`` are ingest FileResults (path, status, error, games, game_ids, fingerprints).
         """
-        best: dict[str, tuple[ParsedGame, object]] = {}
+        best: dict[str, tuple[Copy, object]] = {}
         for result in results:
             for game in result.games:
                 held = best.get(game.fingerprint)
@@ -60,7 +111,7 @@ class Deduplicator:
         """Remember the copies just written (fingerprint -> StoredGame with its part file)."""
         self.stored.update(stored)
 
-    def _claim_id(self, game: ParsedGame, result) -> bool:  # noqa: ANN001 - an ingest FileResult
+    def _claim_id(self, game: Copy, result) -> bool:  # noqa: ANN001 - an ingest FileResult
         owner = self.ids.get(game.game_id)
         if owner is not None and owner != game.fingerprint:
             other_source = self.id_sources.get(game.game_id)

@@ -1,125 +1,46 @@
 """Ingest: input files -> parsed games -> deduplicated Parquet parts + one manifest row per file.
 
-Files are read in batches; each batch's games are written before the next batch is read, so
-memory is bounded by the batch size. Containers (zip, tar, compressed tar, log databases) are read
-in place, one manifest row per member, named '<container path>!/<member>' (see pipeline.containers).
-An entry whose name and content hash are already in the manifest (read by this paipu version) is
-skipped as unchanged.
+Files are processed in batches (pipeline.batch): a worker reads a batch, stages the best copy of each of its
+games (every fact table) and, when asked, their derived tables, in its own transaction folder. The main
+process takes the batches back in order, deduplicates them against the whole warehouse (pipeline.dedup),
+drops the copies that lost from the staged parts, rewrites parts whose stored copy was superseded, stages
+the manifest, and commits: a batch is published whole or not at all (pipeline.store.transaction), so a run
+killed at any point is finished (or rolled back) by the next, which then reads only what is not in the
+manifest. Memory is bounded by the batch size, per worker.
+
+Containers (zip, tar, compressed tar, log databases) are read in place, one manifest row per member, named
+'<container path>!/<member>' (see pipeline.containers). An entry whose name and content hash are already in
+the manifest (read by this paipu version) is skipped as unchanged.
 """
 
 from __future__ import annotations
 
-import gc
-import gzip
-import hashlib
-import os
-import zlib
+import uuid
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pipeline import __version__, containers
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline import __version__
+from pipeline.batch import BatchJob, BatchOutcome, run_batch
 from pipeline.containers import Entry
 from pipeline.dedup import Deduplicator, Resolution
-from pipeline.errors import NotALogError, ParseError
+from pipeline.errors import WarehouseError
+from pipeline.executors import executor, ordered
+from pipeline.reading import PARSERS, STATUSES, FileResult, content_hash, detect_format, discover_files, read_file
 from pipeline.schema import new_buffers
-from pipeline.sources import majsoul, mjai, tenhou_json, tenhou_xml
-from pipeline.sources.base import ParsedGame
 from pipeline.store.parquet import remove_orphaned_temp_files
+from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
 
-PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {
-    tenhou_xml.SOURCE: tenhou_xml.parse,
-    tenhou_json.SOURCE: tenhou_json.parse,
-    mjai.SOURCE: mjai.parse,
-    majsoul.SOURCE: majsoul.parse,
-}
-"""Format name -> parse function; every format exposes the same signature."""
-
-STATUSES = ("ok", "duplicate", "quarantined", "not_a_log")
-"""Manifest statuses of a file."""
-
-
-def discover_files(paths: Iterable[Path]) -> list[Entry]:
-    """Expand files and folders (recursively) into the entries to read, files sorted by absolute path: a plain
-    file is one entry, a container (detected by content) one entry per member, in the container's order.
-
-    Hidden files and folders are skipped. Raises FileNotFoundError for a path that does not exist.
-    """
-    found: set[Path] = set()
-    for path in paths:
-        if path.is_file():
-            found.add(path.resolve())
-        elif path.is_dir():
-            found.update(_files_below(path.resolve()))
-        else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
-    return [entry for path in sorted(found) for entry in containers.entries(path)]
-
-
-def _files_below(folder: Path) -> Iterator[Path]:
-    """Yield the files below a folder (absolute), skipping hidden files and folders."""
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        base = Path(root)
-        yield from (base / name for name in names if not name.startswith(".") and (base / name).is_file())
-
-
-def detect_format(data: bytes) -> str | None:
-    """Return the format name of a file's bytes (looked at, not guessed from the name), or None.
-
-    Gzip-compressed bytes are looked at inside (the first 64 KiB)."""
-    if data[:2] == b"\x1f\x8b":
-        data = _gzip_head(data)
-        if not data:  # corrupt: the Tenhou XML reader (gzip is its archive's own form) reports it
-            return tenhou_xml.SOURCE
-    if b"<mjloggm" in data[:4096]:
-        return tenhou_xml.SOURCE
-    if tenhou_json.looks_like(data):
-        return tenhou_json.SOURCE
-    if majsoul.looks_like(data):
-        return majsoul.SOURCE
-    if mjai.looks_like(data):
-        return mjai.SOURCE
-    return None
-
-
-def _gzip_head(data: bytes, size: int = 65536) -> bytes:
-    """The first ``size`` bytes inside gzip data ('' when it is corrupt: the parser then says why)."""
-    try:
-        return zlib.decompressobj(wbits=31).decompress(data, size)
-    except zlib.error:
-        return b""
-
-
-def _gunzip(data: bytes, path: Path) -> bytes:
-    """Decompress gzip data; raises ParseError naming the file when it is corrupt."""
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise ParseError(f"{path}: corrupt gzip data ({exc})") from None
-
-
-def content_hash(data: bytes) -> str:
-    """Return the BLAKE2b-128 hex digest of a file's bytes."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-@dataclass
-class FileResult:
-    """What became of one input file."""
-
-    path: str
-    size: int
-    content_hash: str
-    format: str | None
-    status: str = "ok"
-    error: str | None = None
-    games: list[ParsedGame] = field(default_factory=list)
-    game_ids: list[str] = field(default_factory=list)
-    fingerprints: list[str] = field(default_factory=list)
+__all__ = [
+    "PARSERS", "STATUSES", "FileResult", "IngestReport", "content_hash", "detect_format", "discover_files",
+    "ingest", "read_file",
+]  # fmt: skip
 
 
 @dataclass
@@ -131,37 +52,16 @@ class IngestReport:
     rounds: int = 0
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     changed_parts: set[Path] = field(default_factory=set)
-    """Games parts written or rewritten: their derived tables must be derived again."""
+    """Games parts written or rewritten."""
+    derived: bool = False
+    """Whether the parts written were derived in the same transactions."""
+    status_by_file: dict[str, str] = field(default_factory=dict, repr=False)
+    """Status of every file read in this run (to move a file to duplicate when its copy is superseded)."""
 
     @property
     def all_read(self) -> bool:
         """True when no file was quarantined."""
         return self.files["quarantined"] == 0
-
-
-def read_file(path: Path, data: bytes | None = None, file_format: str | None = None) -> FileResult:
-    """Parse one file (its bytes, when already read) as ``file_format`` (default: detected from the
-    content); failures become a quarantined / not_a_log result."""
-    data = path.read_bytes() if data is None else data
-    fmt = file_format or detect_format(data)
-    result = FileResult(str(path), len(data), content_hash(data), fmt)
-    if fmt is None:
-        result.status, result.error = "not_a_log", f"{path}: not a game log of any known format"
-        return result
-    try:
-        if fmt != tenhou_xml.SOURCE and data[:2] == b"\x1f\x8b":
-            data = _gunzip(data, path)
-        result.games = PARSERS[fmt](data, str(path))
-    except NotALogError as exc:
-        result.status, result.error = "not_a_log", str(exc)
-    except ParseError as exc:
-        result.status, result.error = "quarantined", str(exc)
-    return result
-
-
-def _batches(items: list[Entry], size: int) -> Iterator[list[Entry]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def ingest(
@@ -170,99 +70,110 @@ def ingest(
     batch_size: int = 2000,
     on_file: Callable[[int], None] | None = None,
     file_format: str | None = None,
+    derive: bool = False,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> IngestReport:
     """Ingest files and folders into the warehouse; return the report.
 
-    ``on_file(n_games)`` is called after each file is read (for progress display); ``file_format``
+    ``derive`` derives the games written in the same transactions; ``workers`` local processes run the
+    batches (or the Dask ``scheduler``, see pipeline.executors); the result is the same for any of them.
+    ``on_file(n_games)`` is called for each file as its batch is committed (progress display); ``file_format``
     (a PARSERS name) forces the format instead of detecting it from each file's content. Raises
-    FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be
-    written; per-file problems never raise.
+    FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be written;
+    per-file problems never raise.
     """
     files = discover_files(paths)
     if warehouse.root.is_dir():
-        remove_orphaned_temp_files(warehouse.root)  # left by a run that was killed mid-write
+        recover(warehouse.root)  # finish or discard what a killed run left staged
+        remove_orphaned_temp_files(warehouse.root)
     known = _known_files(warehouse)
     dedup = Deduplicator(warehouse.stored_games())
-    report = IngestReport()
-    with _collector_paused():
+    report = IngestReport(derived=derive)
+    jobs = [
+        BatchJob(warehouse.root, uuid.uuid4().hex, batch, {e.name: known[e.name] for e in batch if e.name in known},
+                 file_format, derive)
+        for batch in _batches(files, batch_size)
+    ]  # fmt: skip
+    with executor(workers, scheduler, len(jobs)) as pool:
         try:
-            for batch in _batches(files, batch_size):
-                _ingest_batch(batch, warehouse, dedup, known, report, on_file, file_format)
+            for outcome in ordered(pool, run_batch, jobs):
+                _commit_batch(outcome, warehouse, dedup, report)
+                if on_file:
+                    for result in outcome.results:
+                        on_file(len(result.game_ids))
+                    for _ in range(outcome.unchanged):
+                        on_file(0)
+        except BaseException:
+            for job in jobs:  # staged batches not committed (a later run would discard them anyway)
+                Transaction(warehouse.root, job.name).abort()
+            raise
         finally:
-            containers.close_all()
+            remove_empty_staging(warehouse.root)
     return report
 
 
-def _ingest_batch(
-    batch: list[Entry],
-    warehouse: Warehouse,
-    dedup: Deduplicator,
-    known: dict[str, tuple[str, str]],
-    report: IngestReport,
-    on_file: Callable[[int], None] | None,
-    file_format: str | None = None,
-) -> None:
-    """Read, deduplicate and write one batch of files, and record them in the manifest."""
-    results = _read_batch(batch, known, report, on_file, file_format)
+def _batches(items: list[Entry], size: int) -> Iterator[list[Entry]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _commit_batch(outcome: BatchOutcome, warehouse: Warehouse, dedup: Deduplicator, report: IngestReport) -> None:
+    """Deduplicate a staged batch against the warehouse, stage the manifest, and publish it all."""
+    txn = Transaction(warehouse.root, outcome.name)
+    report.files["unchanged"] += outcome.unchanged
+    results = outcome.results
+    if not results:
+        txn.abort()
+        return
     resolution = dedup.resolve(results)
-    report.changed_parts |= warehouse.remove_games([old for old, _ in resolution.superseded])
-    written = warehouse.write_games(resolution.chosen)
-    report.changed_parts |= {stored.part for stored in written.values()}
-    dedup.record_written(written)
+    chosen = {game.fingerprint for game in resolution.chosen}
+    missing = chosen - set(outcome.staged)
+    if missing:  # dedup.best_copies stages every copy dedup may choose
+        raise WarehouseError(f"internal error: batch {outcome.name} chose copies it did not stage: {sorted(missing)}")
+    losers = [stored for fp, stored in outcome.staged.items() if fp not in chosen]
+    superseded = [old for old, new in resolution.superseded if old.part != outcome.staged[new.fingerprint].part]
+    report.changed_parts |= warehouse.remove_games(losers + superseded, txn)
+    report.changed_parts |= {outcome.staged[fp].part for fp in chosen}
     rows = _manifest_rows(results)
-    _add_superseded_rows(rows, warehouse, resolution, {r.path for r in results})
-    warehouse.upsert_manifest(rows)
-    _count(report, results, resolution.chosen)
+    restated = _restate_earlier_rows(rows, warehouse, resolution.chosen, {r.path for r in results})
+    warehouse.upsert_manifest(rows, txn)
+    txn.commit()
+    dedup.record_written({fp: outcome.staged[fp] for fp in chosen})
+    _count(report, results, resolution, restated)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector during the ingest: parsing and writing make no
-    cycles, and full collections over a batch's many objects cost a fifth of the time, freeing nothing.
-    A batch's games are freed by reference counting once the batch is written."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+PARTIAL = " (a partial copy with no complete round)"
+"""Said of a duplicate whose copy had no complete round (see dedup)."""
 
 
-def _read_batch(
-    batch: list[Entry],
-    known: dict[str, tuple[str, str]],
-    report: IngestReport,
-    on_file: Callable[[int], None] | None,
-    file_format: str | None = None,
-) -> list[FileResult]:
-    """Read the entries of one batch (skipping unchanged ones); every failure becomes a result."""
-    results = []
-    for entry in batch:
-        try:
-            result = _read_unless_unchanged(entry, known, file_format)
-        except containers.ContainerError as exc:  # its message names the container and the member
-            result = FileResult(entry.name, 0, "", None, "quarantined", str(exc))
-        except OSError as exc:
-            result = FileResult(entry.name, 0, "", None, "quarantined", f"{entry.name}: cannot read ({exc.strerror})")
-        if result is None:
-            report.files["unchanged"] += 1
-        else:
-            results.append(result)
-        if on_file:
-            on_file(len(result.games) if result else 0)
-    return results
-
-
-def _add_superseded_rows(rows: dict[str, list], warehouse: Warehouse, resolution: Resolution, read: set[str]) -> None:
-    """Files whose stored copy was replaced by a more complete one become duplicates of it."""
-    replaced_by = {old.source_file: new for old, new in resolution.superseded if old.source_file not in read}
-    for row in warehouse.manifest_rows(set(replaced_by)):
-        new = replaced_by[row["path"]]
+def _restate_earlier_rows(
+    rows: dict[str, list], warehouse: Warehouse, chosen: list, read: set[str]
+) -> list[tuple[str, str]]:
+    """Rows of files read earlier (another batch or run) that hold a game now stored from this batch are
+    restated as they would be had all been read in one batch: the file whose stored copy was superseded,
+    a duplicate naming an older copy, or a partial copy quarantined for want of a stored one become
+    duplicates naming the copy now stored. Appends them to ``rows``; returns (path, new message) of each."""
+    by_fp = {game.fingerprint: game for game in chosen}
+    manifest = warehouse.read_manifest()
+    if not by_fp or not manifest.num_rows:
+        return []
+    nested = manifest["fingerprints"].combine_chunks()
+    hit = pc.is_in(pc.list_flatten(nested), pa.array(list(by_fp), pa.string())).to_numpy(zero_copy_only=False)
+    holders = np.unique(pc.list_parent_indices(nested).to_numpy()[hit])
+    changed = []
+    for row in manifest.take(holders).to_pylist():
+        error = row["error"] or ""
+        partial = PARTIAL in error or (row["status"] == "quarantined" and "no complete round" in error)
+        if row["path"] in read or (row["status"] == "quarantined" and not partial):
+            continue  # read now, or quarantined for another reason (a game id clash)
+        new = next(by_fp[fp] for fp in row["fingerprints"] if fp in by_fp)
         row["status"] = "duplicate"
-        row["error"] = f"same game as {new.game_id}, stored from {new.source_file} (a more complete copy)"
+        row["error"] = f"same game as {new.game_id}, stored from {new.source_file}{PARTIAL if partial else ''}"
+        changed.append((row["path"], row["error"]))
         for name, value in row.items():
             rows[name].append(value)
+    return changed
 
 
 def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:
@@ -276,16 +187,6 @@ def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:
             strict=True,
         )
     }
-
-
-def _read_unless_unchanged(
-    entry: Entry, known: dict[str, tuple[str, str]], file_format: str | None = None
-) -> FileResult | None:
-    data = entry.read()
-    previous = known.get(entry.name)
-    if previous is not None and previous[1] == __version__ and content_hash(data) == previous[0]:
-        return None
-    return read_file(Path(entry.name), data, file_format)
 
 
 def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
@@ -302,10 +203,30 @@ def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
     return rows
 
 
-def _count(report: IngestReport, results: list[FileResult], chosen: list[ParsedGame]) -> None:
+def _count(
+    report: IngestReport, results: list[FileResult], resolution: Resolution, restated: list[tuple[str, str]]
+) -> None:
+    """Add a committed batch to the report; files of this run restated as duplicates are moved (and a
+    superseded copy stored earlier in this run taken back out), so the report describes the warehouse as
+    it now is."""
     for r in results:
         report.files[r.status] += 1
+        report.status_by_file[r.path] = r.status
         if r.status != "ok":
             report.problems.append((r.path, r.status, r.error or ""))
-    report.games += len(chosen)
-    report.rounds += sum(g.n_rounds for g in chosen)
+    for path, error in restated:
+        old = report.status_by_file.get(path)
+        if old is None:
+            continue  # read by an earlier run
+        report.files[old] -= 1
+        report.files["duplicate"] += 1
+        report.status_by_file[path] = "duplicate"
+        report.problems = [p for p in report.problems if p[0] != path]
+        report.problems.append((path, "duplicate", error))
+    read = {r.path for r in results}
+    for old, _ in resolution.superseded:
+        if old.source_file in report.status_by_file and old.source_file not in read:  # stored earlier this run
+            report.games -= 1
+            report.rounds -= old.completeness[1]  # completeness_key: (complete, rounds, events, named)
+    report.games += len(resolution.chosen)
+    report.rounds += sum(g.n_rounds for g in resolution.chosen)

@@ -2,20 +2,28 @@
 
 Every fact table's part of the same name holds the same games, so each games part is derived on
 its own and its derived tables are written under the same relative path: rewriting a games part
-(a more complete copy arrived) and deriving it again replaces exactly its derived parts.
+(a more complete copy arrived) and deriving it again replaces exactly its derived parts. Each part's
+derived tables are staged and published together (pipeline.store.transaction); parts are derived in
+parallel by the workers of pipeline.executors.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+import pyarrow.parquet as pq
+
+from pipeline import __version__
 from pipeline.derive.inputs import part_connection, read_inputs, split_inputs
 from pipeline.derive.tables import derive_part
-from pipeline.schema import DERIVED_TABLES, arrow_schema, to_arrow
+from pipeline.executors import executor, ordered
+from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, arrow_schema, to_arrow
 from pipeline.store.parquet import AtomicParquetWriter
+from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
 
 
@@ -27,38 +35,101 @@ class DeriveReport:
     rows: dict[str, int] | None = None
 
 
+@dataclass(frozen=True)
+class DeriveJob:
+    """One games part to derive (``relative`` to the games folder) in the transaction ``name``."""
+
+    root: Path
+    relative: Path
+    name: str
+
+
 def derive(
-    warehouse: Warehouse, parts: Iterable[Path] | None = None, on_part: Callable[[int], None] | None = None
+    warehouse: Warehouse,
+    parts: Iterable[Path] | None = None,
+    on_part: Callable[[int], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> DeriveReport:
     """Derive the given games parts (default: all) and drop derived parts whose games part is gone.
 
-    ``on_part(n_games)`` is called after each part. Raises WarehouseError when a part cannot be
-    read or written.
+    Parts run on ``workers`` local processes (or the Dask ``scheduler``: see pipeline.executors); each
+    part's derived tables are published together. ``on_part(n_games)`` is called after each part. Raises
+    WarehouseError when a part cannot be read or written.
     """
+    recover(warehouse.root)
     games_root = warehouse.root / "games"
     todo = sorted(parts) if parts is not None else warehouse.table_files("games")
     report = DeriveReport(rows=dict.fromkeys(DERIVED_TABLES, 0))
-    for part in todo:
-        relative = part.relative_to(games_root)
-        con = part_connection(warehouse.root, relative)
-        n_games = con.execute("select count(*) from games").fetchall()[0][0]
-        with ExitStack() as stack:
-            writers = {
-                table: stack.enter_context(AtomicParquetWriter(warehouse.root / table / relative, arrow_schema(table)))
-                for table in DERIVED_TABLES
-            }
-            # a chunk of games at a time, each written as row groups: the rules' working memory stays
-            # bounded by the chunk
-            for chunk in split_inputs(read_inputs(con)):
-                for table, columns in derive_part(chunk).items():
-                    writers[table].write(to_arrow(table, columns))
-        for table, writer in writers.items():
-            report.rows[table] += writer.rows
-        report.parts += 1
-        if on_part:
-            on_part(n_games)
+    jobs = [DeriveJob(warehouse.root, part.relative_to(games_root), uuid.uuid4().hex) for part in todo]
+    with executor(workers, scheduler, len(jobs)) as pool:
+        for job, (n_games, rows) in zip(jobs, ordered(pool, run_derive_job, jobs), strict=True):
+            Transaction(warehouse.root, job.name).commit()
+            for table, n in rows.items():
+                report.rows[table] += n
+            report.parts += 1
+            if on_part:
+                on_part(n_games)
+    remove_empty_staging(warehouse.root)
     _drop_orphans(warehouse)
     return report
+
+
+def run_derive_job(job: DeriveJob) -> tuple[int, dict[str, int]]:
+    """Derive one published games part into the job's transaction; returns (games, rows per table)."""
+    txn = Transaction(job.root, job.name)
+    try:
+        return derive_part_into(job.root, job.relative, txn)
+    except BaseException:
+        txn.abort()
+        raise
+
+
+def derive_staged(txn: Transaction, relatives: list[Path]) -> None:
+    """Derive games parts staged in ``txn`` (relative to the games folder) into the same transaction."""
+    for relative in relatives:
+        derive_part_into(txn.folder, relative, txn)
+
+
+def derive_part_into(source_root: Path, relative: Path, txn: Transaction) -> tuple[int, dict[str, int]]:
+    """Derive the games part ``relative`` whose fact tables are below ``source_root`` (the warehouse or a
+    staging folder) and stage its derived tables in ``txn`` (a table without rows is deleted there).
+
+    Returns (games in the part, rows written per derived table).
+    """
+    con = part_connection(source_root, relative)
+    n_games = con.execute("select count(*) from games").fetchall()[0][0]
+    with ExitStack() as stack:
+        writers = {
+            table: stack.enter_context(AtomicParquetWriter(txn.staged(Path(table) / relative), arrow_schema(table)))
+            for table in DERIVED_TABLES
+        }
+        # a chunk of games at a time, each written as row groups: the rules' working memory stays
+        # bounded by the chunk
+        for chunk in split_inputs(read_inputs(con)):
+            for table, columns in derive_part(chunk).items():
+                writers[table].write(to_arrow(table, columns))
+    for table, writer in writers.items():
+        if not writer.rows:
+            txn.delete(Path(table) / relative)
+    return n_games, {table: writer.rows for table, writer in writers.items()}
+
+
+def stale_parts(warehouse: Warehouse) -> list[Path]:
+    """Games parts whose derived tables are missing or were derived by another paipu or schema version
+    (judged by their hand_states part, which every derived part has: every game deals hands)."""
+    stale = []
+    for part in warehouse.table_files("games"):
+        hands = warehouse.root / "hand_states" / part.relative_to(warehouse.root / "games")
+        if not hands.is_file():
+            stale.append(part)
+            continue
+        meta = pq.read_metadata(hands).metadata or {}
+        if (meta.get(b"paipu_version"), meta.get(b"paipu_schema_version")) != (
+            __version__.encode(), SCHEMA_VERSION.encode()
+        ):
+            stale.append(part)
+    return stale
 
 
 def _drop_orphans(warehouse: Warehouse) -> None:

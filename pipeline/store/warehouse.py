@@ -20,9 +20,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import WarehouseError
-from pipeline.schema import TABLES, arrow_schema, to_arrow
+from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema, to_arrow
 from pipeline.sources.base import ParsedGame, completeness_key, concat_buffers
 from pipeline.store.parquet import write_parquet_atomic
+from pipeline.store.transaction import Transaction
 
 DEFAULT_WAREHOUSE = Path("data/warehouse")
 """Default warehouse folder, relative to the working directory."""
@@ -69,10 +70,11 @@ class Warehouse:
                 stored[r["fingerprint"]] = StoredGame(r["game_id"], r["source_file"], key, part)
         return stored
 
-    def write_games(self, games: list[ParsedGame]) -> dict[str, StoredGame]:
-        """Write the games' rows of every fact table, one part per (source, year).
+    def write_games(self, games: list[ParsedGame], txn: Transaction) -> dict[str, StoredGame]:
+        """Stage the games' rows of every fact table in ``txn``, one part per (source, year).
 
-        Returns fingerprint -> StoredGame of the games written.
+        Returns fingerprint -> StoredGame of the games written (``part``: where the games part will be
+        once the transaction is committed).
         """
         groups: dict[tuple[str, str], list[ParsedGame]] = {}
         for game in games:
@@ -81,38 +83,42 @@ class Warehouse:
         written: dict[str, StoredGame] = {}
         for (source, year), members in sorted(groups.items()):
             key = hashlib.blake2b("|".join(sorted(g.fingerprint for g in members)).encode(), digest_size=8)
-            name = f"part-{key.hexdigest()}.parquet"
+            relative = Path(f"source={source}") / f"year={year}" / f"part-{key.hexdigest()}.parquet"
             members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
             for table in TABLES:
                 arrow = to_arrow(table, concat_buffers(members, table))
                 if arrow.num_rows:
-                    write_parquet_atomic(arrow, self.root / table / f"source={source}" / f"year={year}" / name)
-            part = self.root / "games" / f"source={source}" / f"year={year}" / name
+                    write_parquet_atomic(arrow, txn.staged(Path(table) / relative))
+            part = self.root / "games" / relative
             for g in members:
                 written[g.fingerprint] = StoredGame(g.game_id, g.source_file, g.completeness(), part)
         return written
 
-    def remove_games(self, games: list[StoredGame]) -> set[Path]:
-        """Delete stored games (every table's rows), rewriting each part that held them atomically.
+    def remove_games(self, games: list[StoredGame], txn: Transaction) -> set[Path]:
+        """Stage in ``txn`` the deletion of stored games (the rows of every table, fact and derived): each
+        part holding them is rewritten without them (a part left empty is deleted).
 
-        Returns the games parts that changed (a part left empty is deleted).
+        A part the transaction already stages anew is rewritten from its staged copy. Returns the games
+        parts (warehouse paths) that changed.
         """
         by_part: dict[Path, set[str]] = {}
         for game in games:
-            by_part.setdefault(game.part, set()).add(game.game_id)
-        for part, game_ids in by_part.items():
-            relative = part.relative_to(self.root / "games")
-            for table in TABLES:
-                path = self.root / table / relative
-                if not path.is_file():
+            by_part.setdefault(game.part.relative_to(self.root / "games"), set()).add(game.game_id)
+        for relative, game_ids in by_part.items():
+            for table in (*TABLES, *DERIVED_TABLES):
+                current = txn.current(Path(table) / relative)
+                if current is None:
                     continue
-                rows = pq.read_table(path, partitioning=None)
+                try:
+                    rows = pq.read_table(current, partitioning=None)
+                except (OSError, pa.ArrowInvalid) as exc:
+                    raise WarehouseError(f"cannot read {current}: {exc}") from None
                 kept = rows.filter(pc.invert(pc.is_in(rows["game_id"], pa.array(sorted(game_ids)))))
                 if kept.num_rows:
-                    write_parquet_atomic(kept, path)
+                    write_parquet_atomic(kept, txn.staged(Path(table) / relative))
                 else:
-                    path.unlink()
-        return set(by_part)
+                    txn.delete(Path(table) / relative)
+        return {self.root / "games" / relative for relative in by_part}
 
     # --- manifest -----------------------------------------------------------------------------
     @property
@@ -120,14 +126,16 @@ class Warehouse:
         """Path of the manifest file."""
         return self.root / "manifest" / "manifest.parquet"
 
-    def read_manifest(self) -> pa.Table:
-        """Return the manifest (empty with the declared schema when there is none)."""
-        if not self.manifest_path.is_file():
+    def read_manifest(self, path: Path | None = None) -> pa.Table:
+        """Return the manifest (of ``path``: a staged copy; default the published one), empty with the declared
+        schema when there is none."""
+        path = path or self.manifest_path
+        if not path.is_file():
             return arrow_schema("manifest").empty_table()
         try:
-            return pq.read_table(self.manifest_path, schema=arrow_schema("manifest"))
+            return pq.read_table(path, schema=arrow_schema("manifest"))
         except (OSError, pa.ArrowInvalid) as exc:
-            raise WarehouseError(f"cannot read the manifest {self.manifest_path}: {exc}") from None
+            raise WarehouseError(f"cannot read the manifest {path}: {exc}") from None
 
     def manifest_rows(self, paths: set[str]) -> list[dict]:
         """Return the manifest rows of the given paths, as dicts."""
@@ -135,11 +143,11 @@ class Warehouse:
         keep = pc.is_in(manifest["path"], pa.array(sorted(paths), pa.string()))
         return manifest.filter(keep).to_pylist()
 
-    def upsert_manifest(self, rows: dict[str, list]) -> None:
-        """Replace the manifest rows of the given paths with ``rows`` (per-column lists), atomically."""
+    def upsert_manifest(self, rows: dict[str, list], txn: Transaction) -> None:
+        """Stage in ``txn`` the manifest with the rows of the given paths replaced by ``rows`` (per-column lists)."""
         new = to_arrow("manifest", rows)
-        old = self.read_manifest()
+        old = self.read_manifest(txn.current(self.manifest_path.relative_to(self.root)))
         if old.num_rows:
             replaced = pc.is_in(old["path"], value_set=pa.array(rows["path"], pa.string()))
             new = pa.concat_tables([old.filter(pc.invert(replaced)), new])
-        write_parquet_atomic(new.sort_by("path"), self.manifest_path)
+        write_parquet_atomic(new.sort_by("path"), txn.staged(self.manifest_path.relative_to(self.root)))

@@ -1,0 +1,98 @@
+"""Where batches run: inline, in a local process pool, or on a Dask cluster, behind one interface.
+
+Every backend is a ``concurrent.futures.Executor`` (Dask's ``Client.get_executor()`` is one), so the ingest
+and the derivation submit the same picklable jobs to any of them and take the results back in submission
+order (``ordered``), a bounded number in flight.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from pipeline.errors import WarehouseError
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+
+LOCAL_CLUSTER = "local"
+"""``--scheduler local``: start a Dask LocalCluster with ``workers`` single-threaded worker processes."""
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@contextmanager
+def executor(workers: int, scheduler: str | None = None, n_jobs: int = 2) -> Iterator[Executor | None]:
+    """The executor to run ``n_jobs`` jobs with: None (run inline) for one worker or a single job, a
+    process pool of ``workers`` processes, or, with ``scheduler`` (a Dask scheduler address, or 'local'
+    for a LocalCluster of ``workers`` processes), a Dask client's executor.
+
+    Raises WarehouseError when Dask is asked for but not installed or the scheduler cannot be reached.
+    """
+    if scheduler is not None:
+        with _dask_executor(scheduler, workers) as dask_executor:
+            yield dask_executor
+    elif workers <= 1 or n_jobs <= 1:
+        yield None
+    else:
+        # spawned (not forked) workers: the parent may hold DuckDB or Arrow threads, which fork would copy mid-lock
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            yield pool
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _dask_executor(scheduler: str, workers: int) -> Iterator[Executor]:
+    try:
+        from dask.distributed import Client, LocalCluster  # noqa: PLC0415 - an optional dependency
+    except ImportError:
+        raise WarehouseError("--scheduler needs Dask: pip install 'paipu[dask]'") from None
+    cluster = None
+    try:
+        if scheduler == LOCAL_CLUSTER:
+            cluster = LocalCluster(n_workers=max(workers, 1), threads_per_worker=1, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout=30)
+    except OSError as exc:
+        if cluster is not None:
+            cluster.close()
+        raise WarehouseError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    try:
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def ordered(
+    pool: Executor | None, function: Callable[[Job], Result], jobs: Iterable[Job], window: int = 4
+) -> Iterator[Result]:
+    """Yield ``function(job)`` for every job in order; with a pool, at most ``window`` jobs in flight
+    (bounding the staged data and memory). The first job's exception is raised when its turn comes, and
+    the jobs in flight are then cancelled or finished."""
+    if pool is None:
+        yield from map(function, jobs)
+        return
+    pending: deque[Future[Any]] = deque()
+    try:
+        for job in jobs:
+            pending.append(pool.submit(function, job))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()

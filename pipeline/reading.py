@@ -1,0 +1,146 @@
+"""Reading one input: discovering the files and members to read, detecting a file's format by its content,
+parsing it into games, and turning every failure into a result (quarantined / not a log) with a reason."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline import __version__, containers
+from pipeline.containers import Entry
+from pipeline.errors import NotALogError, ParseError
+from pipeline.sources import majsoul, mjai, tenhou_json, tenhou_xml
+from pipeline.sources.base import ParsedGame
+
+PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {
+    tenhou_xml.SOURCE: tenhou_xml.parse,
+    tenhou_json.SOURCE: tenhou_json.parse,
+    mjai.SOURCE: mjai.parse,
+    majsoul.SOURCE: majsoul.parse,
+}
+"""Format name -> parse function; every format exposes the same signature."""
+
+STATUSES = ("ok", "duplicate", "quarantined", "not_a_log")
+"""Manifest statuses of a file."""
+
+
+def discover_files(paths: Iterable[Path]) -> list[Entry]:
+    """Expand files and folders (recursively) into the entries to read, files sorted by absolute path: a plain
+    file is one entry, a container (detected by content) one entry per member, in the container's order.
+
+    Hidden files and folders are skipped. Raises FileNotFoundError for a path that does not exist.
+    """
+    found: set[Path] = set()
+    for path in paths:
+        if path.is_file():
+            found.add(path.resolve())
+        elif path.is_dir():
+            found.update(_files_below(path.resolve()))
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+    return [entry for path in sorted(found) for entry in containers.entries(path)]
+
+
+def _files_below(folder: Path) -> Iterator[Path]:
+    """Yield the files below a folder (absolute), skipping hidden files and folders."""
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        base = Path(root)
+        yield from (base / name for name in names if not name.startswith(".") and (base / name).is_file())
+
+
+def detect_format(data: bytes) -> str | None:
+    """Return the format name of a file's bytes (looked at, not guessed from the name), or None.
+
+    Gzip-compressed bytes are looked at inside (the first 64 KiB)."""
+    if data[:2] == b"\x1f\x8b":
+        data = _gzip_head(data)
+        if not data:  # corrupt: the Tenhou XML reader (gzip is its archive's own form) reports it
+            return tenhou_xml.SOURCE
+    if b"<mjloggm" in data[:4096]:
+        return tenhou_xml.SOURCE
+    if tenhou_json.looks_like(data):
+        return tenhou_json.SOURCE
+    if majsoul.looks_like(data):
+        return majsoul.SOURCE
+    if mjai.looks_like(data):
+        return mjai.SOURCE
+    return None
+
+
+def _gzip_head(data: bytes, size: int = 65536) -> bytes:
+    """The first ``size`` bytes inside gzip data ('' when it is corrupt: the parser then says why)."""
+    try:
+        return zlib.decompressobj(wbits=31).decompress(data, size)
+    except zlib.error:
+        return b""
+
+
+def _gunzip(data: bytes, path: Path) -> bytes:
+    """Decompress gzip data; raises ParseError naming the file when it is corrupt."""
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ParseError(f"{path}: corrupt gzip data ({exc})") from None
+
+
+def content_hash(data: bytes) -> str:
+    """Return the BLAKE2b-128 hex digest of a file's bytes."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass
+class FileResult:
+    """What became of one input file."""
+
+    path: str
+    size: int
+    content_hash: str
+    format: str | None
+    status: str = "ok"
+    error: str | None = None
+    games: list = field(default_factory=list)
+    """The games read (ParsedGame; in a batch's outcome, their dedup.GameCopy)."""
+    game_ids: list[str] = field(default_factory=list)
+    fingerprints: list[str] = field(default_factory=list)
+
+
+def read_file(path: Path, data: bytes | None = None, file_format: str | None = None) -> FileResult:
+    """Parse one file (its bytes, when already read) as ``file_format`` (default: detected from the
+    content); failures become a quarantined / not_a_log result."""
+    data = path.read_bytes() if data is None else data
+    fmt = file_format or detect_format(data)
+    result = FileResult(str(path), len(data), content_hash(data), fmt)
+    if fmt is None:
+        result.status, result.error = "not_a_log", f"{path}: not a game log of any known format"
+        return result
+    try:
+        if fmt != tenhou_xml.SOURCE and data[:2] == b"\x1f\x8b":
+            data = _gunzip(data, path)
+        result.games = PARSERS[fmt](data, str(path))
+    except NotALogError as exc:
+        result.status, result.error = "not_a_log", str(exc)
+    except ParseError as exc:
+        result.status, result.error = "quarantined", str(exc)
+    return result
+
+
+def read_entry(entry: Entry, known: dict[str, tuple[str, str]], file_format: str | None = None) -> FileResult | None:
+    """Read and parse one entry; None when it is unchanged (``known``: name -> (content hash, paipu version)
+    of the files read before, this version's and same-hash ones are skipped). Never raises: a file or member
+    that cannot be read becomes a quarantined result naming it."""
+    try:
+        data = entry.read()
+    except containers.ContainerError as exc:  # its message names the container and the member
+        return FileResult(entry.name, 0, "", None, "quarantined", str(exc))
+    except OSError as exc:
+        return FileResult(entry.name, 0, "", None, "quarantined", f"{entry.name}: cannot read ({exc.strerror})")
+    previous = known.get(entry.name)
+    if previous is not None and previous[1] == __version__ and content_hash(data) == previous[0]:
+        return None
+    return read_file(Path(entry.name), data, file_format)
