@@ -39,8 +39,6 @@ from pipeline.derive.run import derive, stale_parts
 from pipeline.errors import PaipuError, WarehouseError
 from pipeline.executors import default_workers
 from pipeline.ingest import PARSERS, discover_files, ingest
-from pipeline.plots import plot_groupings, write_plots
-from pipeline.report import write_report
 from pipeline.statistics import GROUPINGS, all_stats, has_player, run_checks
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
@@ -272,6 +270,8 @@ def stats_command(
     else:
         render_stats(out, stats)
     if plot is not None:
+        from pipeline.plots import plot_groupings, write_plots  # noqa: PLC0415 - matplotlib loads in ~1 s
+
         paths = write_plots(con, plot, plot_groupings(by))
         err.print(f"charts: {len(paths)} PNG files written to {plot}", highlight=False)
 
@@ -284,6 +284,8 @@ def report_command(
 ) -> None:
     """Write one self-contained HTML page: the warehouse's counts, every chart and every statistic with its
     definition and 95% interval."""
+    from pipeline.report import write_report  # noqa: PLC0415 - matplotlib loads in ~1 s
+
     path = write_report(connect(Warehouse(warehouse)), out_file)
     out.print(f"report: {path}", highlight=False)
 

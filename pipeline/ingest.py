@@ -136,8 +136,9 @@ def _commit_batch(outcome: BatchOutcome, warehouse: Warehouse, dedup: Deduplicat
     report.changed_parts |= warehouse.remove_games(losers + superseded, txn)
     report.changed_parts |= {outcome.staged[fp].part for fp in chosen}
     rows = _manifest_rows(results)
-    restated = _restate_earlier_rows(rows, warehouse, resolution.chosen, {r.path for r in results})
-    warehouse.upsert_manifest(rows, txn)
+    manifest = warehouse.read_manifest()
+    restated = _restate_earlier_rows(rows, manifest, resolution.chosen, {r.path for r in results})
+    warehouse.upsert_manifest(rows, txn, manifest)
     txn.commit()
     dedup.record_written({fp: outcome.staged[fp] for fp in chosen})
     _count(report, results, resolution, restated)
@@ -148,14 +149,13 @@ PARTIAL = " (a partial copy with no complete round)"
 
 
 def _restate_earlier_rows(
-    rows: dict[str, list], warehouse: Warehouse, chosen: list, read: set[str]
+    rows: dict[str, list], manifest: pa.Table, chosen: list, read: set[str]
 ) -> list[tuple[str, str]]:
     """Rows of files read earlier (another batch or run) that hold a game now stored from this batch are
     restated as they would be had all been read in one batch: the file whose stored copy was superseded,
     a duplicate naming an older copy, or a partial copy quarantined for want of a stored one become
     duplicates naming the copy now stored. Appends them to ``rows``; returns (path, new message) of each."""
     by_fp = {game.fingerprint: game for game in chosen}
-    manifest = warehouse.read_manifest()
     if not by_fp or not manifest.num_rows:
         return []
     nested = manifest["fingerprints"].combine_chunks()

@@ -143,10 +143,12 @@ class Warehouse:
         keep = pc.is_in(manifest["path"], pa.array(sorted(paths), pa.string()))
         return manifest.filter(keep).to_pylist()
 
-    def upsert_manifest(self, rows: dict[str, list], txn: Transaction) -> None:
-        """Stage in ``txn`` the manifest with the rows of the given paths replaced by ``rows`` (per-column lists)."""
+    def upsert_manifest(self, rows: dict[str, list], txn: Transaction, old: pa.Table | None = None) -> None:
+        """Stage in ``txn`` the manifest with the rows of the given paths replaced by ``rows`` (per-column lists);
+        ``old``: the manifest as last read (default: read it again)."""
         new = to_arrow("manifest", rows)
-        old = self.read_manifest(txn.current(self.manifest_path.relative_to(self.root)))
+        if old is None:
+            old = self.read_manifest(txn.current(self.manifest_path.relative_to(self.root)))
         if old.num_rows:
             replaced = pc.is_in(old["path"], value_set=pa.array(rows["path"], pa.string()))
             new = pa.concat_tables([old.filter(pc.invert(replaced)), new])
