@@ -110,7 +110,7 @@ def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 def ingest_command(
     paths: Annotated[list[Path], typer.Argument(help="Log files or folders (read recursively).")],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
-    batch_size: Annotated[int, typer.Option(help="Files per batch (bounds memory, per worker).", min=1)] = 2000,
+    batch_size: Annotated[int, typer.Option(help="Files per batch (bounds memory, per worker).", min=1)] = 1000,
     run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
     file_format: Annotated[
         str | None, typer.Option("--format", help=f"Read every file as this format: {', '.join(PARSERS)}.")

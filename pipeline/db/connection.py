@@ -17,7 +17,7 @@ _PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_
 """How every staging file reads its table's part files (replaced by an empty table when there are none)."""
 
 
-READABLE_FACT_VERSIONS = ("1", "2")
+READABLE_FACT_VERSIONS = ("1", "2", "3")
 """Schema versions of fact tables this paipu reads (2 made wins.fu nullable and added server_flags)."""
 
 

@@ -63,6 +63,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
         "is_tile_in_waits": (masks & KIND_BITS[tile34]) != 0,
         "is_furiten": np.where(ron, own | temporary | riichi, -1).astype(np.int8),
         "furiten_kind": Coded(np.where(ron, kind, -1).astype(np.int8), FURITEN_KINDS),
+        "is_own_discard_furiten": own,
     }
 
 

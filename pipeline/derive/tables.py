@@ -8,6 +8,7 @@ Derivations, in order (each adds the columns its docstring lists):
 5. rules.nagashi                 nagashi mangan from the ponds and calls
 6. derive.transitions            draw payments (rules.payments), next round (rules.rotation)
 7. derive.furiten                furiten intervals and passes, win checks (rules.furiten)
+   derive.riichi                 every riichi declaration's hand: waits, karaten, furiten riichi
 8. derive.aborts                 abortive draws (rules.aborts), sanchahou from seats able to ron
 9. derive.scoring                fu with its components, han and yaku, points of every win (rules.scoring)
 """
@@ -21,6 +22,7 @@ import pyarrow.compute as pc
 from pipeline.columns import ColumnValues
 from pipeline.derive.furiten import furiten_columns
 from pipeline.derive.inputs import RoundInputs, per_seat
+from pipeline.derive.riichi import riichi_columns
 from pipeline.derive.scoring import scoring_columns
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
@@ -150,5 +152,6 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
         "draw_outcomes": outcomes,
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
         **furiten_columns(inputs, states, analysis, first, own),
+        "riichi": riichi_columns(inputs, states, analysis, own),
         **scoring_columns(inputs),
     }

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """Bumped whenever a table's columns change; stored in every Parquet file's key-value metadata."""
 
 I8, I16, I32, I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()

@@ -104,6 +104,22 @@ WIN_CHECKS = [
     col("is_tile_in_waits", BOOL, "The winning tile is one of those waits"),
     col("is_furiten", BOOL, "A ron by a furiten seat (null for a tsumo: furiten may win by tsumo)", True),
     col("furiten_kind", STR, "own_discard, temporary or riichi when is_furiten", True),
+    col("is_own_discard_furiten", BOOL, "One of those waits is among the winner's own discards of the round (for a "
+       "tsumo too: furiten may win by tsumo)"),
+]  # fmt: skip
+
+RIICHI = [
+    *ROUND_KEY,
+    col("seat", I8, "Seat that declared riichi"),
+    col("event_idx", I32, "The riichi declaration (step 1)"),
+    col("discard_event_idx", I32, "The riichi discard (the declarer's next event); null: not found", True),
+    col("waits_mask", I64, "Winning 34-kinds of the declared hand (after the riichi discard); null: not found", True),
+    col("n_waits", I8, "Winning kinds of the declared hand; null: not found", True),
+    col("is_tenpai", BOOL, "The declared hand is formally tenpai; null: not found", True),
+    col("live_waits_public", I16, "Winning tiles not visible to the declarer after the riichi discard", True),
+    col("is_karaten", BOOL, "Declared on a wait whose every tile is visible to the declarer", True),
+    col("is_own_discard_furiten", BOOL, "Furiten riichi: a wait is among the declarer's own discards (the riichi "
+       "discard included); null: not found", True),
 ]  # fmt: skip
 
 ABORT_CHECKS = [
@@ -137,6 +153,7 @@ DERIVED_TABLES: dict[str, list[Column]] = {
     "furiten": FURITEN,
     "furiten_passes": FURITEN_PASSES,
     "win_checks": WIN_CHECKS,
+    "riichi": RIICHI,
     "abort_checks": ABORT_CHECKS,
     "kyuushu": KYUUSHU,
     **SCORING_TABLES,

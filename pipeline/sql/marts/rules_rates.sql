@@ -38,35 +38,17 @@ pass_counts as (
            count(has_yaku) as n_passes_yaku_known
     from furiten_passes join seat_groups as g using (game_id, seat) group by all
 ),
-riichi_discards as (
-    select e.game_id, e.round_idx, e.seat,
-           min(d.event_idx) as discard_idx
-    from events as e
-    join events as d
-        on d.game_id = e.game_id and d.round_idx = e.round_idx and d.seat = e.seat
-       and d.action = 'discard' and d.event_idx > e.event_idx
-    where e.action = 'riichi'
-    group by e.game_id, e.round_idx, e.seat, e.event_idx
-),
 riichi_counts as (
-    select g.group_value, count(*) as n_riichi, count(*) filter (where h.is_own_discard_furiten) as n_furiten
-    from riichi_discards as r
-    join hand_states as h
-        on h.game_id = r.game_id and h.round_idx = r.round_idx and h.seat = r.seat and h.event_idx = r.discard_idx
+    -- the hand right after the riichi discard (derived table riichi)
+    select g.group_value, count(*) as n_riichi, count(*) filter (where r.is_own_discard_furiten) as n_furiten
+    from riichi as r
     join seat_groups as g on g.game_id = r.game_id and g.seat = r.seat
+    where r.is_own_discard_furiten is not null
     group by all
 ),
 tsumo_counts as (
     -- a tsumo win whose waits just before the winning draw include a kind the winner discarded in the round
-    select g.group_value,
-           count(*) as n_tsumo,
-           count(*) filter (
-               where exists (
-                   select 1 from events as e
-                   where e.game_id = w.game_id and e.round_idx = w.round_idx and e.seat = w.seat
-                     and e.action = 'discard' and (w.waits_mask >> e.tile34) & 1 = 1
-               )
-           ) as n_furiten
+    select g.group_value, count(*) as n_tsumo, count(*) filter (where w.is_own_discard_furiten) as n_furiten
     from win_checks as w
     join seat_groups as g using (game_id, seat)
     where w.is_tsumo

@@ -1,0 +1,51 @@
+"""The riichi table: every riichi declaration with the hand it was declared on (after the riichi discard).
+
+A riichi declaration is followed by its discard, the seat's next event (Tenhou's REACH step 1 then D; every
+reader writes them in that order): the declared hand is the seat's state made by that discard.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.derive.inputs import RoundInputs
+from rules.hands import CODE, HandStates
+
+
+def riichi_columns(
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Columns of the riichi table: one row per riichi declaration of the part (``own``: each state's
+    own-discard furiten, from tables.own_discard_furiten)."""
+    ev = inputs.arrays
+    declared = np.flatnonzero(ev.action == CODE["riichi"])
+    state_of_row = np.full(len(ev.action) + 1, -1, dtype=np.int64)
+    made = states.event_row >= 0
+    state_of_row[states.event_row[made]] = np.flatnonzero(made)  # the acting seat's state after each event
+    after = np.minimum(declared + 1, len(ev.action))
+    state = state_of_row[after]
+    # the next event must be the declarer's discard in the same round
+    found = (after < len(ev.action)) & (state >= 0)
+    found[found] &= (ev.action[after[found]] == CODE["discard"]) & (ev.round_id[after[found]] == ev.round_id[
+        declared[found]]) & (ev.seat[after[found]] == ev.seat[declared[found]])  # fmt: skip
+    at = np.where(found, state, 0)
+    rounds = inputs.rounds
+    game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
+    round_idx = rounds["round_idx"].to_numpy()
+
+    def known(values: np.ndarray) -> np.ndarray:
+        return np.where(found, values[at], -1)
+
+    return {
+        "game_id": game_ids[ev.round_id[declared]],
+        "round_idx": round_idx[ev.round_id[declared]],
+        "seat": ev.seat[declared],
+        "event_idx": ev.event_idx[declared],
+        "discard_event_idx": np.where(found, ev.event_idx[after % max(len(ev.action), 1)], -1),
+        "waits_mask": known(analysis["waits_mask"]),
+        "n_waits": known(analysis["n_waits"]),
+        "is_tenpai": known(analysis["is_tenpai"]),
+        "live_waits_public": known(analysis["live_waits_public"]),
+        "is_karaten": known(analysis["is_karaten"]),
+        "is_own_discard_furiten": known(own),
+    }
