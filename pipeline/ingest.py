@@ -67,7 +67,7 @@ class IngestReport:
 def ingest(
     paths: Iterable[Path],
     warehouse: Warehouse,
-    batch_size: int = 2000,
+    batch_size: int = 1000,
     on_file: Callable[[int], None] | None = None,
     file_format: str | None = None,
     derive: bool = False,
