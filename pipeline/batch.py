@@ -16,11 +16,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
+
 from pipeline import containers
 from pipeline.containers import Entry
 from pipeline.dedup import GameCopy, best_copies, id_layers
 from pipeline.derive.run import derive_staged
+from pipeline.errors import SchemaError
 from pipeline.reading import FileResult, read_entry
+from pipeline.schema import TABLES, to_arrow
+from pipeline.sources.base import concat_buffers
 from pipeline.store.transaction import Transaction
 from pipeline.store.warehouse import StoredGame, Warehouse
 
@@ -83,15 +88,50 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, list[Path]]:
             unchanged += 1
         else:
             results.append(result)
-    games = [game for result in results for game in result.games]
     warehouse = Warehouse(job.root)
     staged: dict[str, StoredGame] = {}
-    for layer in id_layers(best_copies(games)):
-        staged.update(warehouse.write_games(layer, txn))
+    try:
+        staged = _write(warehouse, results, txn)
+    except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
+        txn.abort()  # what was staged before the failure
+        _quarantine_unstorable(results)
+        staged = _write(warehouse, results, txn)
+    games = [game for result in results for game in result.games]
     for result in results:
         result.games = [GameCopy.of(game) for game in result.games]
     parts = sorted({stored.part.relative_to(warehouse.root / "games") for stored in staged.values()})
     return BatchOutcome(job.name, results, staged, unchanged, len(job.entries), len(games)), parts
+
+
+STORE_ERRORS = (SchemaError, pa.ArrowException, OverflowError, TypeError, ValueError)
+"""What converting a game's rows to its tables' Arrow types raises when a value does not fit."""
+
+
+def _write(warehouse: Warehouse, results: list[FileResult], txn: Transaction) -> dict[str, StoredGame]:
+    """Stage the best copy of every game of the results (layer by layer: see dedup.id_layers)."""
+    games = [game for result in results for game in result.games]
+    staged: dict[str, StoredGame] = {}
+    for layer in id_layers(best_copies(games)):
+        staged.update(warehouse.write_games(layer, txn))
+    return staged
+
+
+def _quarantine_unstorable(results: list[FileResult]) -> None:
+    """Quarantine the files holding a game whose rows cannot be converted to the declared tables (the
+    parsers check what they read; this catches what they missed), naming the file, game and table."""
+    for result in results:
+        for game in result.games:
+            for table in TABLES:
+                try:
+                    to_arrow(table, concat_buffers([game], table))
+                except STORE_ERRORS as exc:
+                    result.status = "quarantined"
+                    why = str(exc).replace("\n", " ")[:300]
+                    result.error = f"{result.path}: game {game.game_id}: cannot be stored in table {table} ({why})"
+                    break
+            if result.status == "quarantined":
+                result.games = []
+                break
 
 
 @contextmanager

@@ -123,7 +123,8 @@ def ingest_command(
         _error(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
         raise typer.Exit(EXIT_USAGE)
     n_workers = workers or default_workers()
-    n_files = len(discover_files(paths))
+    entries = discover_files(paths)  # listed once: 100k files take seconds to look into
+    n_files = len(entries)
     games = 0
     start = time.perf_counter()
     columns = (
@@ -144,7 +145,7 @@ def ingest_command(
 
         report = ingest(
             paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format,
-            derive=run_derive, workers=n_workers, scheduler=scheduler,
+            derive=run_derive, workers=n_workers, scheduler=scheduler, entries=entries,
         )  # fmt: skip
     render_ingest(out, report, time.perf_counter() - start)
     if run_derive:

@@ -73,6 +73,7 @@ def ingest(
     derive: bool = False,
     workers: int = 1,
     scheduler: str | None = None,
+    entries: list[Entry] | None = None,
 ) -> IngestReport:
     """Ingest files and folders into the warehouse; return the report.
 
@@ -81,9 +82,9 @@ def ingest(
     ``on_file(n_games)`` is called for each file as its batch is committed (progress display); ``file_format``
     (a PARSERS name) forces the format instead of detecting it from each file's content. Raises
     FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be written;
-    per-file problems never raise.
+    per-file problems never raise. ``entries``: ``discover_files(paths)`` when the caller already has it.
     """
-    files = discover_files(paths)
+    files = discover_files(paths) if entries is None else entries
     if warehouse.root.is_dir():
         recover(warehouse.root)  # finish or discard what a killed run left staged
         remove_orphaned_temp_files(warehouse.root)

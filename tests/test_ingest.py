@@ -505,3 +505,32 @@ def test_derived_tables_of_an_older_schema_ask_for_paipu_derive(tmp_path: Path) 
         connect(warehouse)
     derive(warehouse)  # the remedy the message names
     assert connect(warehouse).execute("select count(*) from hand_states").fetchall()[0][0] == old.num_rows
+
+
+def test_a_game_whose_values_do_not_fit_is_quarantined_and_the_rest_stored(
+    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's safety net: a parser letting a value through that its column cannot hold (here an honba of
+    a billion) costs that file, named with the game and table, not the batch."""
+    import pipeline.reading as reading  # noqa: PLC0415
+
+    inputs = tmp_path / "in"
+    put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
+    put(inputs, "sanma2.xml", real(shared_logs, SANMA))
+    parse = reading.PARSERS["tenhou_xml"]
+
+    def parse_with_a_huge_honba(data: bytes, source_file: str) -> list:
+        games = parse(data, source_file)
+        if source_file.endswith("sanma2.xml"):
+            games[0].tables["rounds"]["honba"] = [10**9] * len(games[0].tables["rounds"]["honba"])
+        return games
+
+    monkeypatch.setitem(reading.PARSERS, "tenhou_xml", parse_with_a_huge_honba)
+    warehouse = Warehouse(tmp_path / "warehouse")
+    report = ingest([inputs], warehouse, derive=True)
+
+    assert (report.files["ok"], report.files["quarantined"], report.games) == (1, 1, 1)
+    row = manifest_rows(warehouse)[str(inputs / "sanma2.xml")]
+    assert row["status"] == "quarantined"
+    assert "sanma2.xml" in row["error"] and "table rounds" in row["error"] and "\n" not in row["error"]
+    assert len(warehouse.table_files("games")) == 1 and warehouse.table_files("hand_states")

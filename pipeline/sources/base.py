@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from itertools import chain
 from typing import Any
+
+import numpy as np
+import pyarrow as pa
 
 from pipeline.columns import ColumnValues, Repeated, concat_columns
 from pipeline.errors import ParseError
@@ -94,3 +100,146 @@ def set_game_id(tables: dict[str, dict], game_id: str) -> None:
     """Put the game's id on every row of the round-level tables (one ``Repeated`` value per table)."""
     for table in ROUND_LEVEL_TABLES:
         tables[table]["game_id"] = Repeated(game_id, len(tables[table]["round_idx"]))
+
+
+_INTEGERS = (int, np.integer)
+_NUMBERS = (int, float, np.integer, np.floating)
+_TILE_COLUMNS = frozenset({("rounds", "hands_start"), ("wins", "hand"), ("wins", "melds"), ("wins", "dora_indicators"),
+                           ("wins", "ura_indicators"), ("draws", "hands_shown")})  # fmt: skip
+CHECKED_TABLES = ("games", "players", "rounds", "wins", "draws", "server_flags")
+"""The tables a parser fills value by value from the file (the events table is built in bulk, typed)."""
+
+
+def _leaf_kind(leaf: pa.DataType) -> tuple[str, int]:
+    """The kind of values a leaf type stores ('int', 'float', 'bool', 'str', 'time', 'other') and, for an
+    integer, its bound (values lie in [-bound, bound))."""
+    if pa.types.is_integer(leaf):
+        return "int", 1 << (leaf.bit_width - 1)
+    for kind, test in (("float", pa.types.is_floating), ("bool", pa.types.is_boolean), ("str", pa.types.is_string),
+                       ("time", pa.types.is_timestamp)):  # fmt: skip
+        if test(leaf):
+            return kind, 0
+    return "other", 0
+
+
+@cache
+def _column_checks(table: str) -> tuple[tuple[str, int, str, int, bool], ...]:
+    """(column, list depth, leaf kind, integer bound, nullable) of every column of a table."""
+    checks = []
+    for column in TABLES[table]:
+        if (table, column.name) in _TILE_COLUMNS:
+            continue  # 136-ids: every parser reads or numbers them within 0-135 itself
+        depth, leaf = 0, column.type
+        while pa.types.is_list(leaf):
+            depth, leaf = depth + 1, leaf.value_type
+        checks.append((column.name, depth, *_leaf_kind(leaf), column.nullable))
+    return tuple(checks)
+
+
+def _leaf_fits(kind: str, bound: int, value: Any) -> bool:
+    """Whether one value (not None) can be stored as a leaf of that kind."""
+    if kind == "int":
+        return isinstance(value, _INTEGERS) and not isinstance(value, bool) and -bound <= value < bound
+    if kind == "float":
+        return isinstance(value, _NUMBERS) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool | np.bool_)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "time":
+        return isinstance(value, datetime)
+    return True
+
+
+_PLAIN_LEAF = {"int": int, "float": float, "bool": bool, "str": str, "time": datetime}
+"""The Python type that alone makes a column of the kind fit (integers: once within bounds)."""
+_LIST_TYPES = frozenset({list, tuple})
+_NONE = type(None)
+
+
+def _value_fits(depth: int, kind: str, bound: int, value: Any) -> bool:
+    """Whether a (possibly nested list) value can be stored in a column of that list depth and leaf kind."""
+    if value is None:
+        return True
+    if depth:
+        return isinstance(value, list | tuple | np.ndarray) and all(_value_fits(depth - 1, kind, bound, v)
+                                                                    for v in value)  # fmt: skip
+    return _leaf_fits(kind, bound, value)
+
+
+def _column_fits(depth: int, kind: str, bound: int, nullable: bool, values: list) -> bool:
+    """Check a whole column at once: the types met, then the integer bounds (one min and one max)."""
+    flat = values
+    for _ in range(depth):
+        if not set(map(type, flat)) <= _LIST_TYPES:
+            return all(_value_fits(depth, kind, bound, v) for v in values)
+        flat = list(chain.from_iterable(flat))
+    types = set(map(type, flat))
+    if _NONE in types:
+        if not nullable and depth == 0:
+            return False
+        types.discard(_NONE)
+        flat = [v for v in flat if v is not None]
+    if not types:
+        return True
+    if len(types) == 1 and _PLAIN_LEAF.get(kind) in types:
+        return kind != "int" or (-bound <= min(flat) and max(flat) < bound)
+    return all(_leaf_fits(kind, bound, v) for v in flat)
+
+
+def check_storable(game: ParsedGame) -> ParsedGame:
+    """Return the game when every value a parser put in its row tables fits the column's declared type (an
+    integer within its width, no null where none is allowed); else raise ParseError naming the file, game,
+    table, column and round, so that a garbled number (a score of 10**20) quarantines the file instead of
+    failing the batch's write.
+
+    The values of all columns of one kind are checked together (one type set, one min and max per integer
+    width); only a game that fails that is looked at column by column, to name the culprit."""
+    groups: dict[tuple[str, int, bool], list[list]] = {}
+    for table in CHECKED_TABLES:
+        buffers = game.tables[table]
+        for name, depth, kind, bound, nullable in _column_checks(table):
+            values = buffers[name]
+            if type(values) is not list:
+                continue  # numpy, Coded and Repeated columns are built typed
+            for _ in range(depth):
+                if not set(map(type, values)) <= _LIST_TYPES:
+                    return _check_columns(game)
+                values = list(chain.from_iterable(values))
+                nullable = True  # a null inside a list is stored as such
+            groups.setdefault((kind, bound, nullable), []).append(values)
+    for (kind, bound, nullable), parts in groups.items():
+        flat = list(chain.from_iterable(parts))
+        types = set(map(type, flat))
+        if _NONE in types:
+            if not nullable:
+                return _check_columns(game)
+            types.discard(_NONE)
+            flat = [v for v in flat if v is not None]
+        if not types:
+            continue
+        if len(types) > 1 or _PLAIN_LEAF.get(kind) not in types:
+            return _check_columns(game)  # values of other types (numpy numbers...): one by one
+        if kind == "int" and not (-bound <= min(flat) and max(flat) < bound):
+            return _check_columns(game)
+    return game
+
+
+def _check_columns(game: ParsedGame) -> ParsedGame:
+    """check_storable column by column and value by value: raises ParseError naming the first bad value."""
+    for table in CHECKED_TABLES:
+        buffers = game.tables[table]
+        for name, depth, kind, bound, nullable in _column_checks(table):
+            values = buffers[name]
+            if not isinstance(values, list) or _column_fits(depth, kind, bound, nullable, values):
+                continue
+            bad = (i for i, v in enumerate(values)
+                   if (v is None and not nullable) or not _value_fits(depth, kind, bound, v))  # fmt: skip
+            row = next(bad, 0)
+            round_idx = buffers.get("round_idx", [])
+            raise ParseError(
+                f"{game.source_file}: {table}.{name} value {values[row]!r:.80} cannot be stored ({kind} column)",
+                game_id=game.game_id,
+                round_idx=round_idx[row] if isinstance(round_idx, list) and row < len(round_idx) else None,
+            )
+    return game

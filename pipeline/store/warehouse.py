@@ -5,8 +5,9 @@ Layout::
     <root>/<table>/source=<source>/year=<year|unknown>/part-<key>.parquet
     <root>/manifest/manifest.parquet
 
-``key`` hashes the fingerprints of the games in the part, so writing the same games again
-replaces the same file instead of adding a second copy.
+``key`` hashes the copies in the part (each game's fingerprint and the file it was read from), so
+reading the same files again replaces the same file instead of adding a second copy, and a copy of a
+stored game read from another file never lands on the stored copy's part.
 """
 
 from __future__ import annotations
@@ -82,7 +83,10 @@ class Warehouse:
             groups.setdefault((game.source, str(year) if year else "unknown"), []).append(game)
         written: dict[str, StoredGame] = {}
         for (source, year), members in sorted(groups.items()):
-            key = hashlib.blake2b("|".join(sorted(g.fingerprint for g in members)).encode(), digest_size=8)
+            # a part is named by its copies (game and file): a later copy of a game from another file never
+            # lands on the stored copy's part, and re-reading the same files replaces their own part
+            copies = sorted(f"{g.fingerprint}:{g.source_file}" for g in members)
+            key = hashlib.blake2b("|".join(copies).encode(), digest_size=8)
             relative = Path(f"source={source}") / f"year={year}" / f"part-{key.hexdigest()}.parquet"
             members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
             for table in TABLES:

@@ -325,3 +325,24 @@ def test_states_waiting_for_a_replacement_draw_have_no_waits(tenhou_db) -> None:
         """
     ).fetchall()[0]
     assert n_states > 0 and with_waits == 0
+
+
+# ---- a game derives the same whatever games share its part -----------------------------------------------------
+def test_every_game_derives_alone_as_in_its_part(parts) -> None:  # noqa: ANN001
+    """derive_part over a whole part equals derive_part game by game, table by table (a round without
+    events once broke the sorted search keys of the games before it)."""
+    import pyarrow as pa  # noqa: PLC0415
+
+    from pipeline.derive.inputs import split_inputs  # noqa: PLC0415
+    from pipeline.schema import to_arrow  # noqa: PLC0415
+
+    for relative, inputs in parts:
+        whole = derive_part(inputs)
+        alone = [derive_part(game) for game in split_inputs(inputs, games_per_chunk=1)]
+        assert len(alone) == len(set(inputs.rounds["game_id"].to_pylist()))
+        for table in DERIVED_TABLES:
+            together = to_arrow(table, whole[table])
+            one_by_one = pa.concat_tables([to_arrow(table, game[table]) for game in alone])
+            # rows compared as sets (the furiten table lists a part's intervals kind by kind)
+            keys = [(c, "ascending") for c in together.column_names if not pa.types.is_nested(together[c].type)]
+            assert together.sort_by(keys).equals(one_by_one.sort_by(keys)), (relative, table)

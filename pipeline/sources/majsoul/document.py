@@ -143,32 +143,52 @@ def _document(doc: dict[str, Any], source_file: str) -> Document:
 
 
 def _base64(text: str, source_file: str) -> bytes:
+    """The bytes of a base64 text; raises ParseError naming the file when it is not base64."""
+    try:
+        return _decode_base64(text)
+    except ParseError as exc:
+        raise ParseError(f"{source_file}: {exc.message}") from None
+
+
+def _decode_base64(text: str) -> bytes:
+    """The bytes of a base64 text; raises ParseError (the caller names the file) when it is not base64."""
     try:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise ParseError(f"{source_file}: record data is neither an object nor base64") from None
+        raise ParseError("record data is neither an object nor base64") from None
 
 
 def _records(items: list[Any], source_file: str) -> list[Record]:
-    """JSON records (or GameActions holding one) as Records; actions without a result are skipped."""
+    """JSON records (or GameActions holding one) as Records; actions without a result are skipped.
+    Raises ParseError naming the file and the record."""
     out: list[Record] = []
     for index, item in enumerate(items):
-        if isinstance(item, dict) and item and set(item) <= _ACTION_KEYS:
-            item = item.get("result")  # a GameAction: its record, if any
-            if isinstance(item, str):
-                item = _wrapped(_base64(item, source_file))
-        if item is None:
-            continue
-        if not _is_record(item):
-            raise ParseError(f"{source_file}: record {index} is not a name/data object")
-        kind = short_name(item["name"])
-        data = item["data"]
-        if isinstance(data, str):
-            data = _message(kind, _base64(data, source_file))
-        if not isinstance(data, dict):
-            raise ParseError(f"{source_file}: record {index} ({item['name']}) has no data object")
-        out.append(Record(kind, data, index))
+        try:
+            record = _record(item, index)
+        except ParseError as exc:  # the record's name, base64 or protobuf bytes
+            raise type(exc)(f"{source_file}: record {index}: {exc.message}", tag=exc.tag) from None
+        if record is not None:
+            out.append(record)
     return out
+
+
+def _record(item: Any, index: int) -> Record | None:
+    """One JSON record (or a GameAction holding one; None when it holds none); raises ParseError."""
+    if isinstance(item, dict) and item and set(item) <= _ACTION_KEYS:
+        item = item.get("result")  # a GameAction: its record, if any
+        if isinstance(item, str):
+            item = _wrapped(_decode_base64(item))
+    if item is None:
+        return None
+    if not _is_record(item):
+        raise ParseError("not a name/data object")
+    kind = short_name(item["name"])
+    data = item["data"]
+    if isinstance(data, str):
+        data = _message(kind, _decode_base64(data))
+    if not isinstance(data, dict):
+        raise ParseError(f"{item['name']!r} has no data object")
+    return Record(kind, data, index)
 
 
 def _message(kind: str, data: bytes) -> dict[str, Any]:

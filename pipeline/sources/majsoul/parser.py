@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, errors_named, final_ranks, set_game_id
+from pipeline.sources.base import ParsedGame, check_storable, errors_named, final_ranks, set_game_id
 from pipeline.sources.majsoul.codes import RESULT_KINDS, check_kind
 from pipeline.sources.majsoul.document import Document, Record, read_documents
 from pipeline.sources.majsoul.header import Header, final_scores, player_rows, read_header
@@ -39,7 +39,7 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     games = []
     for game, flags in _read_file(data, source_file):
         _fill_server_flags(game, flags)
-        games.append(game)
+        games.append(check_storable(game))
     return games
 
 

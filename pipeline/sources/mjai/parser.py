@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, RoundOutcome, final_ranks, set_game_id
+from pipeline.sources.base import ParsedGame, RoundOutcome, check_storable, final_ranks, set_game_id
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
@@ -29,7 +29,8 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     Raises NotALogError for bytes that are not mjai events, ParseError (UnknownCodeError) naming the file,
     game and round for a game that cannot be read.
     """
-    return [_parse_game(game, source_file) for game in split_games(read_events(data, source_file), source_file)]
+    games = split_games(read_events(data, source_file), source_file)
+    return [check_storable(_parse_game(game, source_file)) for game in games]
 
 
 def _parse_game(game: GameEvents, source_file: str) -> ParsedGame:

@@ -160,8 +160,14 @@ class KyokuReplay:
             return self.alloc.new(name)
         return take(self.held[seat], name, self.red)
 
+    def _n_tiles(self, seat: int) -> int:
+        """The seat's followed tiles, each meld counted as three (a kan's fourth tile is replaced)."""
+        return len(self.held[seat]) + 3 * len(self.round.melds[seat])
+
     def _tsumo(self, index: int, event: Event) -> None:
         seat = self._actor(event)
+        if not self.round.hidden[seat] and self._n_tiles(seat) != 13:
+            raise ParseError(f"seat {seat} draws holding {self._n_tiles(seat)} tiles (melds counted as 3), not 13")
         pai = event.get("pai")
         if pai == UNKNOWN:
             self._hide(seat)
@@ -268,6 +274,9 @@ class KyokuReplay:
             hand = sorted(hand + [tile]) if hand else []
         else:
             hand = sorted(self.held[seat] + ([] if seat == target else [tile]))
+            if len(hand) + 3 * len(self.round.melds[seat]) != 14:
+                raise ParseError(f"seat {seat} wins with {len(hand)} closed tiles and {len(self.round.melds[seat])} "
+                                 "melds, not a hand of 14")  # fmt: skip
             self._check_shown(event.get("hora_tehais"), hand, tile)
         if not self.round.ura:
             self.round.ura = [self.alloc.new(t) for t in _ura_markers(event)]

@@ -13,7 +13,14 @@ from typing import Any
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, RoundOutcome, errors_named, final_ranks, set_game_id
+from pipeline.sources.base import (
+    ParsedGame,
+    RoundOutcome,
+    check_storable,
+    errors_named,
+    final_ranks,
+    set_game_id,
+)
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
@@ -34,7 +41,7 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     Raises NotALogError for bytes that are not this format, ParseError (UnknownCodeError) naming the
     file, game and round for a document that cannot be read.
     """
-    return [_parse_document(doc, source_file) for doc in read_documents(data, source_file)]
+    return [check_storable(_parse_document(doc, source_file)) for doc in read_documents(data, source_file)]
 
 
 def _parse_document(doc: dict[str, Any], source_file: str) -> ParsedGame:

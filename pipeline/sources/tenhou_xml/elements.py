@@ -29,6 +29,7 @@ _DIGIT[ord("0") : ord("9") + 1] = np.arange(10)
 _NOT_AN_ELEMENT = np.zeros(256, dtype=bool)
 _NOT_AN_ELEMENT[[ord(c) for c in "/?!"]] = True  # closing tags, declarations, comments
 _NAME = re.compile(r"[A-Za-z]+")
+_TILE_NAME = re.compile(r"[A-Za-z]\d+")
 
 
 @dataclass
@@ -79,7 +80,8 @@ def scan_elements(data: bytes) -> Elements:
     if not np.all(well_formed):
         bad = int(tile_at[np.flatnonzero(~well_formed)[0]])
         text = data[starts[bad] : ends[bad] + 1].decode("utf-8", "replace")
-        raise ParseError(f"malformed draw/discard element {text!r}", tag=text.strip("</>"))
+        name = _TILE_NAME.match(text, 1)  # the tag as far as it is well formed, e.g. 'T131'
+        raise ParseError(f"malformed draw/discard element {text[:60]!r}", tag=name.group(0) if name else None)
     seat_code = letter_seat[tile_at]
     named_at = np.flatnonzero(~is_tile & ~_NOT_AN_ELEMENT[buf[starts + 1]])
     # an ASCII document (names are percent-encoded) is decoded once; byte offsets are then str offsets
@@ -105,5 +107,5 @@ def _split_named(index: int, inner: str) -> tuple[int, str, str]:
         return index, name, inner[len(name) :]
     match = _NAME.match(inner)  # other whitespace after the name, or a bare '<NAME/>'
     if match is None:
-        raise ParseError(f"malformed element <{inner[:40]}>")
+        raise ParseError(f"malformed element {'<' + inner[:40]!r}")
     return index, match.group(0), inner[match.end() :]

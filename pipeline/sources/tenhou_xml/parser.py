@@ -73,7 +73,7 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     log_id = log_id_from_path(source_file)
     reader = _DocumentReader(source_file, log_id)
     try:
-        return [reader.read(document)]
+        game = reader.read(document)
     except ParseError as exc:
         state = reader.state
         round_idx = exc.round_idx if exc.round_idx is not None else (state.round_idx if state.in_round else None)
@@ -90,6 +90,7 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
             round_idx=reader.state.round_idx if reader.state.in_round else None,
             tag=reader.current_tag,
         ) from None
+    return [game]
 
 
 class _DocumentReader:

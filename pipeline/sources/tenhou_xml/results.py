@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_xml.codes import draw_kind, limit_name, yaku_name
-from pipeline.sources.tenhou_xml.melds import decode_meld
-from pipeline.sources.tenhou_xml.state import GameState, ints_attr, tiles_attr
+from pipeline.sources.tenhou_xml.melds import Meld, decode_meld
+from pipeline.sources.tenhou_xml.state import INT16, INT32, GameState, bounded, ints_attr, tiles_attr
 
 _RED_FIVES = frozenset({16, 52, 88})
 
@@ -20,6 +20,7 @@ def _scores(attrs: dict[str, str], state: GameState) -> tuple[list[int], list[in
     values = ints_attr(attrs["sc"])
     if len(values) < 8:
         raise ParseError(f"sc has {len(values)} values, expected 8")
+    bounded([v * 100 for v in values[:8]], INT32, "sc", "AGARI" if "ten" in attrs else "RYUUKYOKU")
     return [v * 100 for v in values[0:8:2]], [v * 100 for v in values[1:8:2]]
 
 
@@ -27,8 +28,22 @@ def _honba_sticks(attrs: dict[str, str], state: GameState) -> tuple[int, int]:
     """ba="honba,sticks"; bot-written logs may omit it: the round's own counters then stand."""
     ba = ints_attr(attrs.get("ba", ""))
     if len(ba) >= 2:
+        bounded(ba[:2], INT16, "ba", "AGARI" if "ten" in attrs else "RYUUKYOKU")
         return ba[0], ba[1]
     return state.round["honba"], state.round["riichi_sticks"]
+
+
+def _check_hand(hand: list[int], melds: list[Meld], win_tile: int) -> None:
+    """Raise ParseError unless the closed tiles and the melds (three tiles each, a kan's fourth replaced) make a
+    hand of 14 (13 when the log leaves the winning tile out of hai), with no tile held twice."""
+    size = len(hand) + 3 * len(melds) + (win_tile not in hand)
+    if size != 14:
+        raise ParseError(f"hai of {len(hand)} tiles and {len(melds)} melds do not make a winning hand of 14",
+                         tag="AGARI")  # fmt: skip
+    tiles = hand + [t for m in melds for t in m.tiles]
+    if len(set(tiles)) != len(tiles):
+        twice = sorted({t for t in tiles if tiles.count(t) > 1})
+        raise ParseError(f"tile {twice[0]} is held twice in the winning hand (hai and m)", tag="AGARI")
 
 
 class ResultReader:
@@ -41,9 +56,12 @@ class ResultReader:
         """AGARI: one win row; owari closes the game."""
         state = self.state
         state.require_round("AGARI")
-        seat, from_seat = int(attrs["who"]), int(attrs["fromWho"])
+        seat, from_seat = state.seat(int(attrs["who"]), "AGARI"), state.seat(int(attrs["fromWho"]), "AGARI", "fromWho")
         fu, points, limit = ints_attr(attrs["ten"])[:3]
+        bounded([fu], INT16, "ten", "AGARI")
+        bounded([points], INT32, "ten", "AGARI")
         yaku_ids, yaku_han = self._yaku(attrs)
+        bounded([*yaku_han, sum(yaku_han)], INT16, "yaku", "AGARI")
         before, deltas = _scores(attrs, state)
         honba, sticks = _honba_sticks(attrs, state)
         win_tile = tiles_attr(attrs["machi"])[0]
@@ -51,10 +69,11 @@ class ResultReader:
         melds = [decode_meld(code) for code in ints_attr(attrs.get("m", ""))]
         if win_tile not in hand:
             state.quirks.add("winning_tile_not_in_hand")
+        _check_hand(hand, [m for m in melds if m.action != "kita"], win_tile)
         red = state.rules is not None and state.rules.has_red_fives
         state.win_rows.append((
             state.round_idx, state.round["n_winners"], seat, from_seat, seat == from_seat,
-            int(attrs["paoWho"]) if attrs.get("paoWho") else None,
+            state.seat(int(attrs["paoWho"]), "AGARI", "paoWho") if attrs.get("paoWho") else None,
             win_tile, win_tile >> 2, red and win_tile in _RED_FIVES, hand,
             [list(m.tiles) for m in melds if m.action != "kita"], sum(m.action == "kita" for m in melds),
             fu, sum(yaku_han), points, limit_name(limit), yaku_ids, [yaku_name(y) for y in yaku_ids], yaku_han,
@@ -112,4 +131,5 @@ class ResultReader:
         values = attrs["owari"].split(",")
         n_players = self.state.rules.n_players if self.state.rules else 4
         self.state.final = [(int(values[2 * s]) * 100, float(values[2 * s + 1])) for s in range(n_players)]
+        bounded([score for score, _ in self.state.final], INT32, "owari", "AGARI" if "ten" in attrs else "RYUUKYOKU")
         self.state.is_complete = True

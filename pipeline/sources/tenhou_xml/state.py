@@ -55,7 +55,8 @@ def tiles_attr(text: str | None) -> list[int]:
 
 def read_hands(texts: list[list[str]], round_idx: list[int]) -> list[list[list[int]]]:
     """The dealt hands of every round from their INIT ``haiN`` texts (four per round, '' for no player):
-    one split and one conversion for the whole game. Raises ParseError naming the round on a bad id."""
+    one split and one conversion for the whole game. Raises ParseError naming the round on a bad id or a
+    hand of other than 13 tiles."""
     flat = [text for hands in texts for text in hands]
     joined = ",".join(text for text in flat if text)
     counts = [text.count(",") + 1 if text else 0 for text in flat]
@@ -69,6 +70,9 @@ def read_hands(texts: list[list[str]], round_idx: list[int]) -> list[list[list[i
     if len(values) != sum(counts) or (len(values) and (values.min() < 0 or values.max() > 135)):
         bad = next(i for i, text in enumerate(flat) if text and not _tile_ids_ok(text))
         raise ParseError(f"bad tile id in hai={flat[bad]!r}", round_idx=round_idx[bad // 4], tag="INIT")
+    if any(n not in (0, 13) for n in counts):  # a deal is 13 tiles (none for the empty seat of sanma)
+        bad = next(i for i, n in enumerate(counts) if n not in (0, 13))
+        raise ParseError(f"hai{bad % 4} deals {counts[bad]} tiles, not 13", round_idx=round_idx[bad // 4], tag="INIT")
     ends = np.cumsum(counts).tolist()
     listed = values.tolist()
     out = [listed[end - n : end] for end, n in zip(ends, counts, strict=True)]
@@ -80,6 +84,19 @@ def _tile_ids_ok(text: str) -> bool:
         return all(0 <= int(v) <= 135 for v in text.split(","))
     except ValueError:
         return False
+
+
+INT8, INT16, INT32 = 1 << 7, 1 << 15, 1 << 31
+"""Bounds of the integer column types: a number read into such a column must lie in [-bound, bound)."""
+
+
+def bounded(values: list[int], bound: int, what: str, tag: str) -> list[int]:
+    """Return numbers read from an attribute when they fit their column (``bound``, e.g. INT16); raises
+    ParseError naming the attribute (``what``) and the tag for one that does not (a garbled 10**20)."""
+    if values and not (-bound <= min(values) and max(values) < bound):
+        bad = next(v for v in values if not -bound <= v < bound)
+        raise ParseError(f"{what} value {bad} out of range", tag=tag)
+    return values
 
 
 def ints_attr(text: str) -> list[int]:
@@ -114,15 +131,22 @@ class GameState:
         self.quirks: set[str] = set()
 
     # --- game header -------------------------------------------------------------------------
+    def seat(self, value: int, tag: str, attr: str = "who") -> int:
+        """Return a seat read from an attribute; raises ParseError when the table has no such seat."""
+        n_players = self.rules.n_players if self.rules is not None else 4
+        if not 0 <= value < n_players:
+            raise ParseError(f"{attr}={value} is not a seat of a {n_players}-player game", tag=tag)
+        return value
+
     def set_rules(self, rule_code: int, lobby: str | None, has_csrule: bool) -> None:
         """Decode the GO tag."""
-        self.rules = decode_rule(rule_code, has_csrule)
-        self.lobby = int(lobby) if lobby else None
+        self.rules = decode_rule(bounded([rule_code], INT32, "type", "GO")[0], has_csrule)
+        self.lobby = bounded([int(lobby)], INT32, "lobby", "GO")[0] if lobby else None
 
     def players_or_reconnect(self, attrs: dict[str, str], index: int) -> None:
         """First UN: the players; a later UN naming single seats: their reconnection."""
         if not self.players_set:
-            dan = ints_attr(attrs.get("dan", ""))
+            dan = bounded(ints_attr(attrs.get("dan", "")), INT8, "dan", "UN")
             rate = [float(r) for r in attrs["rate"].split(",")] if attrs.get("rate") else []
             sex = attrs["sx"].split(",") if attrs.get("sx") else []
             self.player_info = [
@@ -156,6 +180,8 @@ class GameState:
             raise ParseError("INIT before the GO tag (rules unknown)", tag="INIT")
         self._close_round(at_end=False)
         seed = ints_attr(attrs["seed"])
+        bounded(seed[:1] + seed[3:5], INT8, "seed", "INIT")  # round and kyoku, dice
+        bounded(seed[1:3], INT16, "seed", "INIT")  # honba, riichi sticks
         if "shuffle" in attrs:
             self.quirks.add("shuffle_in_init")
         hands = [attrs.get(f"hai{s}") or "" for s in range(4)]  # read at the end, all rounds at once
@@ -166,12 +192,12 @@ class GameState:
             "round_idx": self.round_idx,
             "round_wind": seed[0] // 4,
             "kyoku": seed[0] % 4,
-            "dealer": int(attrs["oya"]),
+            "dealer": self.seat(int(attrs["oya"]), "INIT", "oya"),
             "honba": seed[1],
             "riichi_sticks": seed[2],
             "dice": [seed[3], seed[4]],
             "dora_indicator": tiles_attr(str(seed[5]))[0],
-            "scores_pre": [int(v) * 100 for v in attrs["ten"].split(",")[:4]],
+            "scores_pre": bounded([int(v) * 100 for v in attrs["ten"].split(",")[:4]], INT32, "ten", "INIT"),
             "hands_start": hands,
             "source_index": index,
             "n_results": 0,
@@ -211,6 +237,7 @@ class GameState:
     def call(self, seat: int, code: int, index: int) -> None:
         """N: decode the call; the seat the tile came from is absolute."""
         self.require_round("call")
+        seat = self.seat(seat, "N")
         meld = decode_meld(code)
         from_seat = (seat + meld.from_rel) % 4 if meld.action in _FROM_OTHERS else -1
         row = (self.round_idx, seat, ACTION_CODE[meld.action], meld.tile, from_seat, list(meld.tiles), index)
@@ -219,6 +246,7 @@ class GameState:
     def riichi(self, seat: int, step: int, index: int) -> None:
         """REACH step 1 (declared) or 2 (accepted: the stick is on the table)."""
         self.require_round("riichi")
+        seat = self.seat(seat, "REACH")
         if step not in (1, 2):
             raise ParseError(f"unknown REACH step {step}", round_idx=self.round_idx, tag="REACH")
         action = ACTION_CODE["riichi" if step == 1 else "riichi_accepted"]
