@@ -42,9 +42,9 @@ class Passes:
 
 def _state_keys(states: HandStates, events: EventArrays) -> np.ndarray:
     """Order keys of states on the event axis: 2 x row for events, just before the round for deals."""
-    first_row = np.full(len(events.hands_start), 0, dtype=np.int64)
-    rounds_seen = np.r_[True, events.round_id[1:] != events.round_id[:-1]]
-    first_row[events.round_id[rounds_seen]] = np.flatnonzero(rounds_seen)
+    # where each round's events begin (for a round without events, where they would): keys stay sorted
+    # within a seat, which the searches over them need
+    first_row = np.searchsorted(events.round_id, np.arange(len(events.hands_start)), side="left")
     return np.where(states.event_row >= 0, 2 * states.event_row, 2 * first_row[states.round_id] - 1)
 
 
