@@ -51,9 +51,9 @@ def replicate(source: Path, out: Path, copies: int) -> None:
                 ids = pc.binary_join_element_wise(rows["game_id"], pa.scalar(f"-c{k}"), "")
                 target = out / part.relative_to(source).with_name(f"{part.stem}-c{k}.parquet")
                 write_parquet_atomic(rows.set_column(column, rows.schema.field(column), ids), target)
-    manifest = out / "manifest" / "manifest.parquet"
-    manifest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "manifest" / "manifest.parquet", manifest)
+    (out / "manifest").mkdir(parents=True, exist_ok=True)
+    for part in (source / "manifest").glob("*.parquet"):
+        shutil.copy(part, out / "manifest" / part.name)
 
 
 def timed(function, repeats: int = 3) -> tuple[float, float]:  # noqa: ANN001

@@ -21,10 +21,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from pipeline import __version__
 from pipeline.batch import BatchJob, BatchOutcome, run_batch
 from pipeline.containers import Entry
@@ -88,7 +84,8 @@ def ingest(
     if warehouse.root.is_dir():
         recover(warehouse.root)  # finish or discard what a killed run left staged
         remove_orphaned_temp_files(warehouse.root)
-    known = _known_files(warehouse)
+    index = ManifestIndex(*_read_manifest_index(warehouse))
+    known = index.known
     dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport(derived=derive)
     jobs = [
@@ -99,7 +96,7 @@ def ingest(
     with executor(workers, scheduler, len(jobs)) as pool:
         try:
             for outcome in ordered(pool, run_batch, jobs):
-                _commit_batch(outcome, warehouse, dedup, report)
+                _commit_batch(outcome, warehouse, dedup, report, index)
                 if on_file:
                     for result in outcome.results:
                         on_file(len(result.game_ids))
@@ -119,7 +116,28 @@ def _batches(items: list[Entry], size: int) -> Iterator[list[Entry]]:
         yield items[start : start + size]
 
 
-def _commit_batch(outcome: BatchOutcome, warehouse: Warehouse, dedup: Deduplicator, report: IngestReport) -> None:
+@dataclass
+class ManifestIndex:
+    """What the main process keeps of the manifest: every path read before this run (-> content hash,
+    paipu version) and, per fingerprint, the paths of rows a later copy may restate (see
+    _restate_earlier_rows): duplicates and partial copies. Updated as batches commit."""
+
+    known: dict[str, tuple[str, str]]
+    restatable: dict[str, set[str]]
+
+    def record(self, rows: dict[str, list]) -> None:
+        """Remember the restatable rows among a committed batch's manifest rows."""
+        for path, status, error, fingerprints in zip(
+            rows["path"], rows["status"], rows["error"], rows["fingerprints"], strict=True
+        ):
+            if _is_restatable(status, error):
+                for fingerprint in fingerprints:
+                    self.restatable.setdefault(fingerprint, set()).add(path)
+
+
+def _commit_batch(
+    outcome: BatchOutcome, warehouse: Warehouse, dedup: Deduplicator, report: IngestReport, index: ManifestIndex
+) -> None:
     """Deduplicate a staged batch against the warehouse, stage the manifest, and publish it all."""
     txn = Transaction(warehouse.root, outcome.name)
     report.files["unchanged"] += outcome.unchanged
@@ -137,10 +155,11 @@ def _commit_batch(outcome: BatchOutcome, warehouse: Warehouse, dedup: Deduplicat
     report.changed_parts |= warehouse.remove_games(losers + superseded, txn)
     report.changed_parts |= {outcome.staged[fp].part for fp in chosen}
     rows = _manifest_rows(results)
-    manifest = warehouse.read_manifest()
-    restated = _restate_earlier_rows(rows, manifest, resolution.chosen, {r.path for r in results})
-    warehouse.upsert_manifest(rows, txn, manifest)
+    restated = _restate_earlier_rows(rows, warehouse, resolution, {r.path for r in results}, index)
+    new_paths_only = not restated and not any(path in index.known for path in rows["path"])
+    warehouse.upsert_manifest(rows, txn, new_paths_only)
     txn.commit()
+    index.record(rows)
     dedup.record_written({fp: outcome.staged[fp] for fp in chosen})
     _count(report, results, resolution, restated)
 
@@ -149,26 +168,32 @@ PARTIAL = " (a partial copy with no complete round)"
 """Said of a duplicate whose copy had no complete round (see dedup)."""
 
 
+def _is_restatable(status: str, error: str | None) -> bool:
+    """Whether a manifest row may be restated by a later copy of its game: a duplicate, or a partial copy
+    quarantined for want of a stored one."""
+    return status == "duplicate" or (status == "quarantined" and "no complete round" in (error or ""))
+
+
 def _restate_earlier_rows(
-    rows: dict[str, list], manifest: pa.Table, chosen: list, read: set[str]
+    rows: dict[str, list], warehouse: Warehouse, resolution: Resolution, read: set[str], index: ManifestIndex
 ) -> list[tuple[str, str]]:
     """Rows of files read earlier (another batch or run) that hold a game now stored from this batch are
     restated as they would be had all been read in one batch: the file whose stored copy was superseded,
     a duplicate naming an older copy, or a partial copy quarantined for want of a stored one become
     duplicates naming the copy now stored. Appends them to ``rows``; returns (path, new message) of each."""
-    by_fp = {game.fingerprint: game for game in chosen}
-    if not by_fp or not manifest.num_rows:
-        return []
-    nested = manifest["fingerprints"].combine_chunks()
-    hit = pc.is_in(pc.list_flatten(nested), pa.array(list(by_fp), pa.string())).to_numpy(zero_copy_only=False)
-    holders = np.unique(pc.list_parent_indices(nested).to_numpy()[hit])
+    by_fp = {game.fingerprint: game for game in resolution.chosen}
+    candidates = {old.source_file for old, _ in resolution.superseded}
+    for fingerprint in by_fp:
+        candidates |= index.restatable.get(fingerprint, set())
+    candidates -= read
     changed = []
-    for row in manifest.take(holders).to_pylist():
+    for row in warehouse.manifest_rows(candidates) if candidates else []:
         error = row["error"] or ""
         partial = PARTIAL in error or (row["status"] == "quarantined" and "no complete round" in error)
-        if row["path"] in read or (row["status"] == "quarantined" and not partial):
-            continue  # read now, or quarantined for another reason (a game id clash)
-        new = next(by_fp[fp] for fp in row["fingerprints"] if fp in by_fp)
+        holds = [fp for fp in row["fingerprints"] if fp in by_fp]
+        if not holds or (row["status"] == "quarantined" and not partial):
+            continue  # no longer holds the game, or quarantined for another reason (a game id clash)
+        new = by_fp[holds[0]]
         row["status"] = "duplicate"
         row["error"] = f"same game as {new.game_id}, stored from {new.source_file}{PARTIAL if partial else ''}"
         changed.append((row["path"], row["error"]))
@@ -177,17 +202,23 @@ def _restate_earlier_rows(
     return changed
 
 
-def _known_files(warehouse: Warehouse) -> dict[str, tuple[str, str]]:
-    manifest = warehouse.read_manifest()
-    return {
+def _read_manifest_index(warehouse: Warehouse) -> tuple[dict[str, tuple[str, str]], dict[str, set[str]]]:
+    """The ManifestIndex fields from the manifest as stored."""
+    manifest = warehouse.read_manifest(["path", "content_hash", "paipu_version", "status", "error", "fingerprints"])
+    known = {
         p: (h, v)
         for p, h, v in zip(
-            manifest["path"].to_pylist(),
-            manifest["content_hash"].to_pylist(),
-            manifest["paipu_version"].to_pylist(),
+            manifest["path"].to_pylist(), manifest["content_hash"].to_pylist(), manifest["paipu_version"].to_pylist(),
             strict=True,
         )
-    }
+    }  # fmt: skip
+    restatable: dict[str, set[str]] = {}
+    statuses, errors = manifest["status"].to_pylist(), manifest["error"].to_pylist()
+    rows = [i for i, (status, error) in enumerate(zip(statuses, errors, strict=True)) if _is_restatable(status, error)]
+    for i in rows:
+        for fingerprint in manifest["fingerprints"][i].as_py():
+            restatable.setdefault(fingerprint, set()).add(manifest["path"][i].as_py())
+    return known, restatable
 
 
 def _manifest_rows(results: list[FileResult]) -> dict[str, list]:

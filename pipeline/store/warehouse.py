@@ -3,7 +3,7 @@
 Layout::
 
     <root>/<table>/source=<source>/year=<year|unknown>/part-<key>.parquet
-    <root>/manifest/manifest.parquet
+    <root>/manifest/part-<batch>.parquet
 
 ``key`` hashes the copies in the part (each game's fingerprint and the file it was read from), so
 reading the same files again replaces the same file instead of adding a second copy, and a copy of a
@@ -54,7 +54,7 @@ class Warehouse:
 
     def exists(self) -> bool:
         """Whether anything was ever written here."""
-        return (self.root / "manifest" / "manifest.parquet").is_file()
+        return bool(self.manifest_parts())
 
     # --- games --------------------------------------------------------------------------------
     def stored_games(self) -> dict[str, StoredGame]:
@@ -125,35 +125,69 @@ class Warehouse:
         return {self.root / "games" / relative for relative in by_part}
 
     # --- manifest -----------------------------------------------------------------------------
+    # One part per committed batch (manifest/part-<batch>.parquet; an older warehouse's single
+    # manifest.parquet is one more part): a batch writes its own rows and rewrites only the parts
+    # holding paths it reads again, so committing costs the batch's size, not the archive's.
     @property
-    def manifest_path(self) -> Path:
-        """Path of the manifest file."""
-        return self.root / "manifest" / "manifest.parquet"
+    def manifest_folder(self) -> Path:
+        """Folder of the manifest's parts."""
+        return self.root / "manifest"
 
-    def read_manifest(self, path: Path | None = None) -> pa.Table:
-        """Return the manifest (of ``path``: a staged copy; default the published one), empty with the declared
-        schema when there is none."""
-        path = path or self.manifest_path
-        if not path.is_file():
-            return arrow_schema("manifest").empty_table()
+    def manifest_parts(self) -> list[Path]:
+        """The manifest's part files, sorted."""
+        return sorted(self.manifest_folder.glob("*.parquet")) if self.manifest_folder.is_dir() else []
+
+    def read_manifest(self, columns: list[str] | None = None) -> pa.Table:
+        """Return the manifest (all parts, sorted by path; only ``columns`` when given), empty with the
+        declared schema when there is none."""
+        schema = arrow_schema("manifest")
+        if columns is not None:
+            schema = pa.schema([schema.field(c) for c in columns])
+        tables = [self._read_manifest_part(part, schema) for part in self.manifest_parts()]
+        if not tables:
+            return schema.empty_table()
+        return pa.concat_tables(tables).sort_by("path")
+
+    @staticmethod
+    def _read_manifest_part(part: Path, schema: pa.Schema) -> pa.Table:
         try:
-            return pq.read_table(path, schema=arrow_schema("manifest"))
+            return pq.read_table(part, schema=schema, columns=schema.names)
         except (OSError, pa.ArrowInvalid) as exc:
-            raise WarehouseError(f"cannot read the manifest {path}: {exc}") from None
+            raise WarehouseError(f"cannot read the manifest part {part}: {exc}") from None
 
     def manifest_rows(self, paths: set[str]) -> list[dict]:
-        """Return the manifest rows of the given paths, as dicts."""
-        manifest = self.read_manifest()
-        keep = pc.is_in(manifest["path"], pa.array(sorted(paths), pa.string()))
-        return manifest.filter(keep).to_pylist()
+        """Return the manifest rows of the given paths, as dicts (reading only the parts holding them)."""
+        wanted = pa.array(sorted(paths), pa.string())
+        rows: list[dict] = []
+        for part in self._parts_holding(wanted):
+            table = self._read_manifest_part(part, arrow_schema("manifest"))
+            rows.extend(table.filter(pc.is_in(table["path"], wanted)).to_pylist())
+        return sorted(rows, key=lambda row: row["path"])
 
-    def upsert_manifest(self, rows: dict[str, list], txn: Transaction, old: pa.Table | None = None) -> None:
-        """Stage in ``txn`` the manifest with the rows of the given paths replaced by ``rows`` (per-column lists);
-        ``old``: the manifest as last read (default: read it again)."""
+    def _parts_holding(self, paths: pa.Array) -> list[Path]:
+        """The manifest parts holding some of ``paths`` (their path column read, nothing else)."""
+        if not len(paths):
+            return []
+        path_only = pa.schema([arrow_schema("manifest").field("path")])
+        return [
+            part
+            for part in self.manifest_parts()
+            if pc.any(pc.is_in(self._read_manifest_part(part, path_only)["path"], paths)).as_py()
+        ]
+
+    def upsert_manifest(self, rows: dict[str, list], txn: Transaction, new_paths_only: bool = False) -> None:
+        """Stage in ``txn`` the manifest rows ``rows`` (per-column lists) as the part of this batch, and the
+        parts holding earlier rows of the same paths rewritten without them. ``new_paths_only``: the caller
+        knows none of the paths is in the manifest yet (the parts are then not looked into)."""
         new = to_arrow("manifest", rows)
-        if old is None:
-            old = self.read_manifest(txn.current(self.manifest_path.relative_to(self.root)))
-        if old.num_rows:
-            replaced = pc.is_in(old["path"], value_set=pa.array(rows["path"], pa.string()))
-            new = pa.concat_tables([old.filter(pc.invert(replaced)), new])
-        write_parquet_atomic(new.sort_by("path"), txn.staged(self.manifest_path.relative_to(self.root)))
+        paths = pa.array(rows["path"], pa.string())
+        for part in [] if new_paths_only else self._parts_holding(paths):
+            old = self._read_manifest_part(part, arrow_schema("manifest"))
+            kept = old.filter(pc.invert(pc.is_in(old["path"], paths)))
+            relative = part.relative_to(self.root)
+            if kept.num_rows:
+                write_parquet_atomic(kept, txn.staged(relative))
+            else:
+                txn.delete(relative)
+        if new.num_rows:
+            write_parquet_atomic(new.sort_by("path"), txn.staged(Path("manifest") / f"part-{txn.name}.parquet"))
