@@ -27,7 +27,10 @@ def render_ingest(console: Console, report: IngestReport, seconds: float) -> Non
         f"{files['not_a_log']} not a log, {files['unchanged']} unchanged"
     )
     rate = report.games / seconds if seconds > 0 else 0.0
-    console.print(f"games: {report.games} new, rounds: {report.rounds} ({seconds:.1f} s, {rate:.0f} games/s)")
+    derived = ", derived with their batches" if report.derived and report.games else ""
+    console.print(
+        f"games: {report.games} new, rounds: {report.rounds} ({seconds:.1f} s, {rate:.0f} games/s){derived}"
+    )
     problems = [p for p in report.problems if p[1] in ("quarantined", "not_a_log")]
     for path, status, error in problems[:MAX_PROBLEMS_SHOWN]:
         console.print(f"  [yellow]{status}[/yellow] {escape(error or path)}", highlight=False, soft_wrap=True)
