@@ -54,8 +54,7 @@ class BatchOutcome:
     staged: dict[str, StoredGame] = field(default_factory=dict)
     """fingerprint -> the staged copy (``part``: where its games part goes once committed)."""
     unchanged: int = 0
-    files: int = 0
-    games_read: int = 0
+    """Entries skipped: already in the manifest with the same content and paipu version."""
 
 
 def run_batch(job: BatchJob) -> BatchOutcome:
@@ -89,18 +88,16 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, list[Path]]:
         else:
             results.append(result)
     warehouse = Warehouse(job.root)
-    staged: dict[str, StoredGame] = {}
     try:
         staged = _write(warehouse, results, txn)
     except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
         txn.abort()  # what was staged before the failure
         _quarantine_unstorable(results)
         staged = _write(warehouse, results, txn)
-    games = [game for result in results for game in result.games]
     for result in results:
-        result.games = [GameCopy.of(game) for game in result.games]
+        result.games = [GameCopy.of(game) for game in result.games]  # the rows stay behind, staged
     parts = sorted({stored.part.relative_to(warehouse.root / "games") for stored in staged.values()})
-    return BatchOutcome(job.name, results, staged, unchanged, len(job.entries), len(games)), parts
+    return BatchOutcome(job.name, results, staged, unchanged), parts
 
 
 STORE_ERRORS = (SchemaError, pa.ArrowException, OverflowError, TypeError, ValueError)
