@@ -381,9 +381,6 @@ def test_read_file_over_the_entries_of_every_container(tmp_path: Path, xml: dict
             assert r.games[0].source_file == r.path
 
 
-@pytest.mark.skipif(
-    not hasattr(ingest_module, "containers"), reason="pipeline.ingest does not expand containers yet (apply the patch)"
-)
 def test_ingest_accounts_for_every_entry_in_the_manifest(tmp_path: Path, xml: dict[str, bytes]) -> None:
     expected = build_inputs(tmp_path / "in", xml)
     warehouse = Warehouse(tmp_path / "warehouse")
