@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -168,19 +167,9 @@ def test_games_rows_say_bot_written_with_unknown_room(shared_logs: Path) -> None
 
 # --- the real logs through the real pipeline --------------------------------------------------------
 def ingest_with_mjai(paths: list[Path], root: Path) -> tuple[ing.IngestReport, Any]:
-    """Ingest with the parser registered in a copy of the registry and detected as the two lines proposed
-    for pipeline/ingest.py would (after the other formats; gzip looked into), derive, connect."""
-    detect = ing.detect_format
-
-    def detect_with_mjai(data: bytes) -> str | None:
-        head = zlib.decompressobj(wbits=31).decompress(data, 65536) if data[:2] == b"\x1f\x8b" else data
-        return detect(data) or (SOURCE if looks_like(head) else None)
-
+    """Ingest (mjai detected by content like every format), derive, connect."""
     warehouse = Warehouse(root / "warehouse")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ing.PARSERS, SOURCE, parse)
-        patch.setattr(ing, "detect_format", detect_with_mjai)
-        report = ing.ingest(paths, warehouse)
+    report = ing.ingest(paths, warehouse)
     derive(warehouse)
     return report, connect(warehouse)
 
