@@ -47,8 +47,6 @@ class IngestReport:
     games: int = 0
     rounds: int = 0
     problems: list[tuple[str, str, str]] = field(default_factory=list)
-    changed_parts: set[Path] = field(default_factory=set)
-    """Games parts written or rewritten."""
     derived: bool = False
     """Whether the parts written were derived in the same transactions."""
     status_by_file: dict[str, str] = field(default_factory=dict, repr=False)
@@ -152,8 +150,7 @@ def _commit_batch(
         raise WarehouseError(f"internal error: batch {outcome.name} chose copies it did not stage: {sorted(missing)}")
     losers = [stored for fp, stored in outcome.staged.items() if fp not in chosen]
     superseded = [old for old, new in resolution.superseded if old.part != outcome.staged[new.fingerprint].part]
-    report.changed_parts |= warehouse.remove_games(losers + superseded, txn)
-    report.changed_parts |= {outcome.staged[fp].part for fp in chosen}
+    warehouse.remove_games(losers + superseded, txn)
     rows = _manifest_rows(results)
     restated = _restate_earlier_rows(rows, warehouse, resolution, {r.path for r in results}, index)
     new_paths_only = not restated and not any(path in index.known for path in rows["path"])

@@ -22,6 +22,23 @@ def is_copy_of(tile: int, kind: int, red: bool, has_red_fives: bool) -> bool:
     return not has_red_fives or kind not in RED_FIVE_KINDS or (tile % 4 == 0) == red
 
 
+def take_copy(
+    held: list[int], kind: int, red: bool, has_red_fives: bool, prefer: int = -1, avoid: int = -1, what: str = ""
+) -> int:
+    """Remove and return from a seat's held 136-ids a copy of the tile (kind, red): ``prefer`` when it is held
+    (the caller vouches that it is the tile), else a copy other than ``avoid`` when there is one (a discard from
+    the hand keeps the drawn copy), else any. Raises ParseError naming the tile (``what``) when none is held."""
+    if prefer >= 0 and prefer in held:
+        held.remove(prefer)
+        return prefer
+    found = [t for t in held if is_copy_of(t, kind, red, has_red_fives)]
+    if not found:
+        raise ParseError(f"a seat gives tile {what} it does not hold")
+    tile = next((t for t in found if t != avoid), found[0])
+    held.remove(tile)
+    return tile
+
+
 @dataclass
 class CopyAllocator:
     """Hands out unused 136-ids of one round per kind (see the module docstring)."""

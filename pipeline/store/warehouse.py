@@ -98,12 +98,11 @@ class Warehouse:
                 written[g.fingerprint] = StoredGame(g.game_id, g.source_file, g.completeness(), part)
         return written
 
-    def remove_games(self, games: list[StoredGame], txn: Transaction) -> set[Path]:
+    def remove_games(self, games: list[StoredGame], txn: Transaction) -> None:
         """Stage in ``txn`` the deletion of stored games (the rows of every table, fact and derived): each
         part holding them is rewritten without them (a part left empty is deleted).
 
-        A part the transaction already stages anew is rewritten from its staged copy. Returns the games
-        parts (warehouse paths) that changed.
+        A part the transaction already stages anew is rewritten from its staged copy.
         """
         by_part: dict[Path, set[str]] = {}
         for game in games:
@@ -122,7 +121,6 @@ class Warehouse:
                     write_parquet_atomic(kept, txn.staged(Path(table) / relative))
                 else:
                     txn.delete(Path(table) / relative)
-        return {self.root / "games" / relative for relative in by_part}
 
     # --- manifest -----------------------------------------------------------------------------
     # One part per committed batch (manifest/part-<batch>.parquet; an older warehouse's single

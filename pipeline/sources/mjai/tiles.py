@@ -9,7 +9,7 @@ parser, the copies of a kind are numbered in the order the tiles enter the round
 from __future__ import annotations
 
 from pipeline.errors import ParseError, UnknownCodeError
-from pipeline.sources.tile_copies import CopyAllocator, is_copy_of
+from pipeline.sources.tile_copies import CopyAllocator, is_copy_of, take_copy
 
 UNKNOWN = "?"
 """The name mjai writes for a hidden tile."""
@@ -67,14 +67,6 @@ def take(held: list[int], name: str, has_red_fives: bool, prefer: int = -1, avoi
     """Remove and return a held id of the named tile: ``prefer`` when it is one, else a copy other than
     ``avoid`` when there is one (a hand-discard keeps the drawn copy), else any. Raises ParseError when
     the seat holds no such tile."""
-    if prefer >= 0 and prefer in held and matches(prefer, name, has_red_fives):
-        held.remove(prefer)
-        return prefer
     kind, red = tile_kind(name)
-    found = [t for t in held if is_copy_of(t, kind, red, has_red_fives)]
-    if not found:
-        raise ParseError(f"a seat gives tile {name!r} it does not hold")
-    others = [t for t in found if t != avoid]
-    tile = (others or found)[0]
-    held.remove(tile)
-    return tile
+    vouched = prefer if prefer >= 0 and is_copy_of(prefer, kind, red, has_red_fives) else -1
+    return take_copy(held, kind, red, has_red_fives, vouched, avoid, repr(name))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_json.codes import RED_CODES, kind_of
 from pipeline.sources.tenhou_json.replay import Event
-from pipeline.sources.tile_copies import CopyAllocator, is_copy_of
+from pipeline.sources.tile_copies import CopyAllocator, take_copy
 
 
 @dataclass
@@ -53,11 +53,6 @@ class _Allocator(CopyAllocator):
     def new(self, code: int) -> int:
         """Return an unused id of the tile code; raises ParseError when all its copies are out."""
         return self.allocate(kind_of(code), code in RED_CODES, code)
-
-
-def _is_code(tile: int, code: int, has_red: bool) -> bool:
-    """Whether a 136-id is a tile of this code (red fives are their own code when in play)."""
-    return is_copy_of(tile, kind_of(code), code in RED_CODES, has_red)
 
 
 class IdAssigner:
@@ -125,16 +120,8 @@ class IdAssigner:
 
     def _take(self, held: list[int], code: int, drawn: int, tsumogiri: bool) -> int:
         """Remove and return the id of a tile of ``code`` from a seat's tiles (see the module docstring)."""
-        if tsumogiri and drawn in held:
-            held.remove(drawn)
-            return drawn
-        matches = [t for t in held if _is_code(t, code, self.red)]
-        if not matches:
-            raise ParseError(f"a seat gives tile {code} it does not hold")
-        others = [t for t in matches if t != drawn]
-        tile = (others or matches)[0]
-        held.remove(tile)
-        return tile
+        prefer = drawn if tsumogiri else -1
+        return take_copy(held, kind_of(code), code in RED_CODES, self.red, prefer, drawn, str(code))
 
     @staticmethod
     def _upgrade(melds: list[list[int]], added: int) -> list[int]:
