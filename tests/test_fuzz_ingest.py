@@ -164,13 +164,18 @@ def gzip_flipped(data: bytes, rng: random.Random) -> bytes:
     return bytes(packed)
 
 
-def delete_element(data: bytes, rng: random.Random) -> bytes:
-    """XML: remove one random element."""
-    spans = _spans(_ELEMENT, data)
+def _delete_one(pattern: re.Pattern[bytes], data: bytes, rng: random.Random, otherwise: Mutation) -> bytes:
+    """Remove one random match of ``pattern``; ``otherwise(data, rng)`` when there is none."""
+    spans = _spans(pattern, data)
     if not spans:
-        return truncate(data, rng)
+        return otherwise(data, rng)
     a, b = rng.choice(spans)
     return data[:a] + data[b:]
+
+
+def delete_element(data: bytes, rng: random.Random) -> bytes:
+    """XML: remove one random element."""
+    return _delete_one(_ELEMENT, data, rng, truncate)
 
 
 def duplicate_element(data: bytes, rng: random.Random) -> bytes:
@@ -262,11 +267,7 @@ def garble_attribute(data: bytes, rng: random.Random) -> bytes:
 
 def delete_attribute(data: bytes, rng: random.Random) -> bytes:
     """XML: remove one random attribute (name and value)."""
-    spans = _spans(_ATTRIBUTE, data)
-    if not spans:
-        return flip_bytes(data, rng)
-    a, b = rng.choice(spans)
-    return data[:a] + data[b:]
+    return _delete_one(_ATTRIBUTE, data, rng, flip_bytes)
 
 
 def _json_slots(value: Any) -> list[tuple[Any, Any]]:
