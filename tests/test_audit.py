@@ -22,7 +22,7 @@ def audit(tenhou_db):
 
 
 def source_file(db, game_id: str) -> str:
-    return Path(db.execute("select source_file from games where game_id = $g", {"g": game_id}).fetchone()[0]).name
+    return Path(db.execute("select source_file from games where game_id = $g", {"g": game_id}).fetchall()[0][0]).name
 
 
 @pytest.mark.parametrize(

@@ -119,7 +119,7 @@ def test_sql_json(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert rows == [{"room": room, "n": n} for room, n in tenhou_db.execute(ROOMS_QUERY).fetchall()]
-    assert sum(r["n"] for r in rows) == tenhou_db.execute("select count(*) from games").fetchone()[0]
+    assert sum(r["n"] for r in rows) == tenhou_db.execute("select count(*) from games").fetchall()[0][0]
 
 
 def test_sql_csv(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
@@ -143,7 +143,7 @@ def test_sql_runs_a_sql_file(real_wh: Path, tmp_path: Path, tenhou_db) -> None: 
     query.write_text("-- how many games are stored\nselect count(*) as n_games from games\n", encoding="utf-8")
     result = run("sql", query, "-w", real_wh, "-f", "json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == [{"n_games": tenhou_db.execute("select count(*) from games").fetchone()[0]}]
+    assert json.loads(result.stdout) == [{"n_games": tenhou_db.execute("select count(*) from games").fetchall()[0][0]}]
 
 
 def test_sql_rejects_an_unknown_format(real_wh: Path) -> None:

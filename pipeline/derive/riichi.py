@@ -18,17 +18,21 @@ def riichi_columns(
     """Columns of the riichi table: one row per riichi declaration of the part (``own``: each state's
     own-discard furiten, from tables.own_discard_furiten)."""
     ev = inputs.arrays
+    n = len(ev.action)
     declared = np.flatnonzero(ev.action == CODE["riichi"])
-    state_of_row = np.full(len(ev.action) + 1, -1, dtype=np.int64)
+    state_of_row = np.full(n, -1, dtype=np.int64)
     made = states.event_row >= 0
     state_of_row[states.event_row[made]] = np.flatnonzero(made)  # the acting seat's state after each event
-    after = np.minimum(declared + 1, len(ev.action))
-    state = state_of_row[after]
-    # the next event must be the declarer's discard in the same round
-    found = (after < len(ev.action)) & (state >= 0)
-    found[found] &= (ev.action[after[found]] == CODE["discard"]) & (ev.round_id[after[found]] == ev.round_id[
-        declared[found]]) & (ev.seat[after[found]] == ev.seat[declared[found]])  # fmt: skip
-    at = np.where(found, state, 0)
+    after = np.minimum(declared + 1, max(n - 1, 0))  # the next event (clamped: checked below)
+    # the next event must be the declarer's discard in the same round, with its hand state
+    found = (
+        (declared + 1 < n)
+        & (ev.action[after] == CODE["discard"])
+        & (ev.round_id[after] == ev.round_id[declared])
+        & (ev.seat[after] == ev.seat[declared])
+        & (state_of_row[after] >= 0)
+    )
+    at = np.where(found, state_of_row[after], 0)
     rounds = inputs.rounds
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = rounds["round_idx"].to_numpy()
@@ -41,7 +45,7 @@ def riichi_columns(
         "round_idx": round_idx[ev.round_id[declared]],
         "seat": ev.seat[declared],
         "event_idx": ev.event_idx[declared],
-        "discard_event_idx": np.where(found, ev.event_idx[after % max(len(ev.action), 1)], -1),
+        "discard_event_idx": np.where(found, ev.event_idx[after], -1),
         "waits_mask": known(analysis["waits_mask"]),
         "n_waits": known(analysis["n_waits"]),
         "is_tenpai": known(analysis["is_tenpai"]),

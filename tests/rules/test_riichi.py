@@ -5,14 +5,14 @@ from __future__ import annotations
 
 
 def test_every_riichi_declaration_has_its_discard_and_a_tenpai_hand(tenhou_db) -> None:  # noqa: ANN001
-    declared = tenhou_db.execute("select count(*) from events where action = 'riichi'").fetchone()[0]
+    declared = tenhou_db.execute("select count(*) from events where action = 'riichi'").fetchall()[0][0]
     rows = tenhou_db.execute(
         """
         select count(*), count(discard_event_idx), count(*) filter (where is_tenpai),
                count(*) filter (where discard_event_idx = event_idx + 1)
         from riichi
         """
-    ).fetchone()
+    ).fetchall()[0]
     assert declared > 500
     assert rows == (declared, declared, declared, declared)
 
@@ -27,6 +27,6 @@ def test_furiten_riichi_matches_the_hand_state_after_the_discard(tenhou_db) -> N
         where r.is_own_discard_furiten is distinct from h.is_own_discard_furiten
            or r.waits_mask is distinct from h.waits_mask
         """
-    ).fetchone()[0]
-    furiten = tenhou_db.execute("select count(*) filter (where is_own_discard_furiten) from riichi").fetchone()[0]
+    ).fetchall()[0][0]
+    furiten = tenhou_db.execute("select count(*) filter (where is_own_discard_furiten) from riichi").fetchall()[0][0]
     assert mismatches == 0 and furiten > 0
