@@ -76,7 +76,8 @@ class Transaction:
     def commit(self) -> None:
         """Publish every staged file and apply every deletion; raises WarehouseError on an I/O failure
         (the journal then stays, and the next run's ``recover()`` finishes the commit)."""
-        journal = {"replace": self.staged_files(), "delete": sorted(self.deletions - set(self.staged_files()))}
+        staged = self.staged_files()
+        journal = {"replace": staged, "delete": sorted(self.deletions - set(staged))}
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             tmp = self.folder / f"{JOURNAL}.tmp"
