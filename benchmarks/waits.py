@@ -23,7 +23,7 @@ def real_states() -> tuple[np.ndarray, np.ndarray]:
     """Closed counts and calls of every waiting-size state derived from the real logs."""
     import tempfile
 
-    from pipeline.derive.inputs import part_connection, read_inputs
+    from pipeline.derive.inputs import part_tables, read_inputs
     from pipeline.ingest import ingest
     from pipeline.store.warehouse import Warehouse
     from rules.hands import hand_states
@@ -33,7 +33,7 @@ def real_states() -> tuple[np.ndarray, np.ndarray]:
         ingest([REPO.parent / "shared" / "logs" / "tenhou-xml"], warehouse)
         counts, calls = [], []
         for part in warehouse.table_files("games"):
-            inputs = read_inputs(part_connection(warehouse.root, part.relative_to(warehouse.root / "games")))
+            inputs = read_inputs(part_tables(warehouse.root, part.relative_to(warehouse.root / "games")))
             states = hand_states(inputs.arrays)
             waiting = states.n_closed == 13 - 3 * states.n_calls.astype(np.int16)
             counts.append(states.counts[waiting])

@@ -21,6 +21,7 @@ import pyarrow as pa
 from pipeline import containers
 from pipeline.containers import Entry
 from pipeline.dedup import GameCopy, best_copies, id_layers
+from pipeline.derive.inputs import PartTables
 from pipeline.derive.run import derive_staged
 from pipeline.errors import SchemaError
 from pipeline.reading import FileResult, read_entry
@@ -66,9 +67,9 @@ def run_batch(job: BatchJob) -> BatchOutcome:
     txn = Transaction(job.root, job.name)
     try:
         with _collector_paused():
-            outcome, games_parts = _stage(job, txn)
-        if job.derive and games_parts:
-            derive_staged(txn, games_parts)
+            outcome, written = _stage(job, txn)
+        if job.derive and written:
+            derive_staged(txn, written)
     except BaseException:
         txn.abort()
         raise
@@ -77,8 +78,9 @@ def run_batch(job: BatchJob) -> BatchOutcome:
     return outcome
 
 
-def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, list[Path]]:
-    """Read the entries and stage the best copies; returns the outcome and the staged games parts (relative)."""
+def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, dict[Path, PartTables]]:
+    """Read the entries and stage the best copies; returns the outcome and the staged parts' tables (by the
+    part's path relative to a table folder)."""
     results: list[FileResult] = []
     unchanged = 0
     for entry in job.entries:
@@ -89,28 +91,31 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, list[Path]]:
             results.append(result)
     warehouse = Warehouse(job.root)
     try:
-        staged = _write(warehouse, results, txn)
+        staged, written = _write(warehouse, results, txn)
     except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
         txn.abort()  # what was staged before the failure
         _quarantine_unstorable(results)
-        staged = _write(warehouse, results, txn)
+        staged, written = _write(warehouse, results, txn)
     for result in results:
         result.games = [GameCopy.of(game) for game in result.games]  # the rows stay behind, staged
-    parts = sorted({stored.part.relative_to(warehouse.root / "games") for stored in staged.values()})
-    return BatchOutcome(job.name, results, staged, unchanged), parts
+    return BatchOutcome(job.name, results, staged, unchanged), written
 
 
 STORE_ERRORS = (SchemaError, pa.ArrowException, OverflowError, TypeError, ValueError)
 """What converting a game's rows to its tables' Arrow types raises when a value does not fit."""
 
 
-def _write(warehouse: Warehouse, results: list[FileResult], txn: Transaction) -> dict[str, StoredGame]:
-    """Stage the best copy of every game of the results (layer by layer: see dedup.id_layers)."""
+def _write(
+    warehouse: Warehouse, results: list[FileResult], txn: Transaction
+) -> tuple[dict[str, StoredGame], dict[Path, PartTables]]:
+    """Stage the best copy of every game of the results (layer by layer: see dedup.id_layers); returns the
+    staged copies by fingerprint and the staged parts' tables."""
     games = [game for result in results for game in result.games]
     staged: dict[str, StoredGame] = {}
+    written: dict[Path, PartTables] = {}
     for layer in id_layers(best_copies(games)):
-        staged.update(warehouse.write_games(layer, txn))
-    return staged
+        staged.update(warehouse.write_games(layer, txn, written))
+    return staged, written
 
 
 def _quarantine_unstorable(results: list[FileResult]) -> None:

@@ -20,7 +20,7 @@ from mahjong.meld import Meld
 
 from pipeline.columns import to_arrow_array
 from pipeline.derive.furiten import pass_has_yaku, win_rows
-from pipeline.derive.inputs import RoundInputs, part_connection, read_inputs, round_positions, split_inputs
+from pipeline.derive.inputs import RoundInputs, connect_part, part_tables, read_inputs, round_positions, split_inputs
 from pipeline.derive.scoring import scoring_columns, win_inputs
 from pipeline.ingest import IngestReport
 from pipeline.schema.scoring import SCORING_TABLES
@@ -79,15 +79,15 @@ def scored_parts(tenhou_warehouse: tuple[Warehouse, IngestReport]) -> list[Score
     warehouse = tenhou_warehouse[0]
     out = []
     for part in warehouse.table_files("games"):
-        con = part_connection(warehouse.root, part.relative_to(warehouse.root / "games"))
-        inputs = read_inputs(con)
+        tables_of_part = part_tables(warehouse.root, part.relative_to(warehouse.root / "games"))
+        inputs = read_inputs(tables_of_part)
         tables = scoring_columns(inputs)
         out.append(
             ScoredPart(
                 inputs,
                 as_table("wins_scored", tables["wins_scored"]),
                 as_table("fu_components", tables["fu_components"]),
-                con.sql(LOGGED_SQL).to_arrow_table(),
+                connect_part(tables_of_part).sql(LOGGED_SQL).to_arrow_table(),
             )
         )
     assert out

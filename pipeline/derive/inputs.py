@@ -42,12 +42,6 @@ select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile, hand, melds
 order by game_id, round_idx, win_idx
 """
 
-_EVENTS_SQL = """
-select game_id, round_idx, event_idx, seat, action, tile, from_seat, meld_tiles
-from events
-"""
-"""In stored order (DuckDB keeps insertion order): parts are written game by game, event by event;
-read_inputs sorts only when a part is not in that order."""
 
 
 @dataclass
@@ -60,13 +54,33 @@ class RoundInputs:
     arrays: EventArrays
 
 
-def part_connection(root: Path, relative: Path) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection whose views games, rounds, events, wins, draws read one part of each."""
-    con = duckdb.connect()
+PartTables = dict[str, pa.Table]
+"""A games part's fact tables by name (games, rounds, events, wins, draws...): the same games in each."""
+
+EVENT_COLUMNS = ["game_id", "round_idx", "event_idx", "seat", "action", "tile", "from_seat", "meld_tiles"]
+"""The events columns the rules read."""
+
+
+def part_tables(root: Path, relative: Path) -> PartTables:
+    """Read the part ``relative`` of every fact table below ``root`` (a missing one is empty; events: only
+    EVENT_COLUMNS, game ids dictionary-encoded as stored)."""
+    tables = {}
     for table in TABLES:
         path = root / table / relative
-        arrow = pq.read_table(path, partitioning=None) if path.is_file() else arrow_schema(table).empty_table()
-        con.register(table, arrow)
+        columns = EVENT_COLUMNS if table == "events" else None
+        if path.is_file():
+            tables[table] = pq.read_table(path, columns=columns, partitioning=None, read_dictionary=["game_id"])
+        else:
+            empty = arrow_schema(table).empty_table()
+            tables[table] = empty.select(columns) if columns else empty
+    return tables
+
+
+def connect_part(tables: PartTables) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with the part's tables as views of the same names."""
+    con = duckdb.connect()
+    for name, table in tables.items():
+        con.register(name, table)
     return con
 
 
@@ -115,11 +129,13 @@ GAMES_PER_CHUNK = 250
 """Games derived together: bounds the rules' working memory whatever the part's size."""
 
 
-def read_inputs(con: duckdb.DuckDBPyConnection) -> RoundInputs:
-    """Read the rounds, events and wins of every game, in game order, through a connection with games,
-    rounds, events, wins and draws views (see part_connection); split_inputs cuts them into chunks."""
+def read_inputs(tables: PartTables) -> RoundInputs:
+    """Read the rounds, events and wins of every game of a part (see part_tables), in game order;
+    split_inputs cuts them into chunks. Events are taken as stored (parts are written game by game, event
+    by event) and sorted only when a part is not in that order."""
+    con = connect_part(tables)
     rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
-    events = con.sql(_EVENTS_SQL).to_arrow_table()
+    events = tables["events"].select(EVENT_COLUMNS)
     events, round_id = _in_round_order(events, round_positions(rounds, events))
     melds = events["meld_tiles"].combine_chunks()
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import __version__
-from pipeline.derive.inputs import part_connection, read_inputs, split_inputs
+from pipeline.derive.inputs import PartTables, part_tables, read_inputs, split_inputs
 from pipeline.derive.tables import derive_part
 from pipeline.executors import executor, ordered
 from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, arrow_schema, to_arrow
@@ -85,20 +85,26 @@ def run_derive_job(job: DeriveJob) -> tuple[int, dict[str, int]]:
         raise
 
 
-def derive_staged(txn: Transaction, relatives: list[Path]) -> None:
-    """Derive games parts staged in ``txn`` (relative to the games folder) into the same transaction."""
-    for relative in relatives:
-        derive_part_into(txn.folder, relative, txn)
+def derive_staged(txn: Transaction, parts: dict[Path, PartTables]) -> None:
+    """Derive games parts staged in ``txn`` from their fact tables in memory (by the part's path relative to
+    a table folder; see Warehouse.write_games) into the same transaction."""
+    for relative, tables in parts.items():
+        derive_tables_into(tables, relative, txn)
 
 
 def derive_part_into(source_root: Path, relative: Path, txn: Transaction) -> tuple[int, dict[str, int]]:
     """Derive the games part ``relative`` whose fact tables are below ``source_root`` (the warehouse or a
-    staging folder) and stage its derived tables in ``txn`` (a table without rows is deleted there).
+    staging folder) and stage its derived tables in ``txn``; returns what derive_tables_into returns."""
+    return derive_tables_into(part_tables(source_root, relative), relative, txn)
+
+
+def derive_tables_into(tables: PartTables, relative: Path, txn: Transaction) -> tuple[int, dict[str, int]]:
+    """Derive a games part from its fact tables and stage its derived tables in ``txn`` at ``relative`` (a
+    table without rows is deleted there).
 
     Returns (games in the part, rows written per derived table).
     """
-    con = part_connection(source_root, relative)
-    n_games = con.execute("select count(*) from games").fetchall()[0][0]
+    n_games = tables["games"].num_rows
     with ExitStack() as stack:
         writers = {
             table: stack.enter_context(AtomicParquetWriter(txn.staged(Path(table) / relative), arrow_schema(table)))
@@ -106,7 +112,7 @@ def derive_part_into(source_root: Path, relative: Path, txn: Transaction) -> tup
         }
         # a chunk of games at a time, each written as row groups: the rules' working memory stays
         # bounded by the chunk
-        for chunk in split_inputs(read_inputs(con)):
+        for chunk in split_inputs(read_inputs(tables)):
             for table, columns in derive_part(chunk).items():
                 writers[table].write(to_arrow(table, columns))
     for table, writer in writers.items():

@@ -71,11 +71,14 @@ class Warehouse:
                 stored[r["fingerprint"]] = StoredGame(r["game_id"], r["source_file"], key, part)
         return stored
 
-    def write_games(self, games: list[ParsedGame], txn: Transaction) -> dict[str, StoredGame]:
+    def write_games(
+        self, games: list[ParsedGame], txn: Transaction, written_tables: dict[Path, dict[str, pa.Table]] | None = None
+    ) -> dict[str, StoredGame]:
         """Stage the games' rows of every fact table in ``txn``, one part per (source, year).
 
         Returns fingerprint -> StoredGame of the games written (``part``: where the games part will be
-        once the transaction is committed).
+        once the transaction is committed). ``written_tables``, when given, receives each part's Arrow
+        tables by the part's path relative to a table folder (for deriving them without reading them back).
         """
         groups: dict[tuple[str, str], list[ParsedGame]] = {}
         for game in games:
@@ -89,10 +92,12 @@ class Warehouse:
             key = hashlib.blake2b("|".join(copies).encode(), digest_size=8)
             relative = Path(f"source={source}") / f"year={year}" / f"part-{key.hexdigest()}.parquet"
             members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
-            for table in TABLES:
-                arrow = to_arrow(table, concat_buffers(members, table))
+            tables = {table: to_arrow(table, concat_buffers(members, table)) for table in TABLES}
+            for table, arrow in tables.items():
                 if arrow.num_rows:
                     write_parquet_atomic(arrow, txn.staged(Path(table) / relative))
+            if written_tables is not None:
+                written_tables[relative] = tables
             part = self.root / "games" / relative
             for g in members:
                 written[g.fingerprint] = StoredGame(g.game_id, g.source_file, g.completeness(), part)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.derive.inputs import RoundInputs, part_connection, read_inputs
+from pipeline.derive.inputs import RoundInputs, part_tables, read_inputs
 from pipeline.ingest import IngestReport, ingest
 from pipeline.scenario import GameBuilder, RoundBuilder, one_round
 from pipeline.store.warehouse import Warehouse
@@ -34,7 +34,7 @@ NOISE = {
 # ---- real logs ----------------------------------------------------------------------------------------------------
 def read_part(warehouse: Warehouse, part: Path) -> RoundInputs:
     """The derivation inputs of one games part."""
-    return read_inputs(part_connection(warehouse.root, part.relative_to(warehouse.root / "games")))
+    return read_inputs(part_tables(warehouse.root, part.relative_to(warehouse.root / "games")))
 
 
 def aborts_of(inputs: RoundInputs) -> Aborts:
@@ -277,9 +277,10 @@ def scenario_aborts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]
     assert report.files["ok"] == len(SCENARIOS), report.problems
     out: dict[str, dict] = {}
     for part in warehouse.table_files("games"):
-        con = part_connection(warehouse.root, part.relative_to(warehouse.root / "games"))
-        files = dict(con.sql("select game_id, source_file from games").fetchall())
-        inputs = read_inputs(con)
+        tables = part_tables(warehouse.root, part.relative_to(warehouse.root / "games"))
+        games = tables["games"]
+        files = dict(zip(games["game_id"].to_pylist(), games["source_file"].to_pylist(), strict=True))
+        inputs = read_inputs(tables)
         aborts = derive_aborts(inputs.arrays, inputs.rounds["n_winners"].to_numpy())
         for i, game_id in enumerate(inputs.rounds["game_id"].to_pylist()):
             out[Path(files[game_id]).stem] = {k: plain(np.asarray(v)[i]) for k, v in vars(aborts).items()}

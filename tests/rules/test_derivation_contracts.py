@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.derive.inputs import RoundInputs, part_connection, read_inputs
+from pipeline.derive.inputs import RoundInputs, part_tables, read_inputs
 from pipeline.derive.tables import DRAW_KINDS_WITH_HANDS, derive_part
 from pipeline.schema import DERIVED_TABLES, arrow_schema
 from rules.analysis import analyse_states
@@ -37,7 +37,7 @@ def parts(tenhou_warehouse) -> list[tuple[Path, RoundInputs]]:  # noqa: ANN001
     out = []
     for part in warehouse.table_files("games"):
         relative = part.relative_to(games_root)
-        out.append((relative, read_inputs(part_connection(warehouse.root, relative))))
+        out.append((relative, read_inputs(part_tables(warehouse.root, relative))))
     assert out
     return out
 
