@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays
+from rules.hands import CODE, EventArrays, is_action
 from rules.tiles import TERMINALS_HONORS_34
 
 ABORT_KINDS = ("kyuushu_kyuuhai", "suucha_riichi", "suufon_renda", "suukaikan")
@@ -140,10 +140,10 @@ class _RoundContext:
     def build(cls, events: EventArrays, n_rounds: int, no_win: np.ndarray) -> _RoundContext:
         """Find the first interruption and the last play of every round."""
         n_events = len(events.action)
-        interrupts = np.isin(events.action, [CODE[a] for a in INTERRUPTING_ACTIONS])
+        interrupts = is_action(events.action, INTERRUPTING_ACTIONS)
         first_interrupt = _nth_rows(interrupts, events.round_id, n_rounds, 1)
         first_interrupt[first_interrupt < 0] = n_events
-        play = ~np.isin(events.action, [CODE[a] for a in NOT_PLAY])
+        play = ~is_action(events.action, NOT_PLAY)
         return cls(n_rounds, first_interrupt, _last_rows(play, events.round_id, n_rounds), no_win)
 
     def passed(self, events: EventArrays, rows: np.ndarray) -> np.ndarray:
@@ -217,7 +217,7 @@ def _suufon_renda(events: EventArrays, ctx: _RoundContext, four_players: np.ndar
 
 def _suukaikan(events: EventArrays, ctx: _RoundContext) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row of the passed discard after the fourth kan by 2+ seats, else -1; kans; kan seats) per round."""
-    is_kan = np.isin(events.action, [CODE[a] for a in KAN_ACTIONS])
+    is_kan = is_action(events.action, KAN_ACTIONS)
     kan_rows = np.flatnonzero(is_kan)
     n_kans = np.bincount(events.round_id[kan_rows], minlength=ctx.n_rounds)
     seat_mask = np.zeros(ctx.n_rounds, dtype=np.int64)

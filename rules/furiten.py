@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, HandStates, last_row_per_round
+from rules.hands import CODE, EventArrays, HandStates, is_action, last_row_per_round
 from rules.waits import KIND_BITS, kind_masks
 
-RELEASES = [CODE["discard"], CODE["kakan"]]
+RELEASES = ("discard", "kakan")
 """Actions that release a tile others may ron: a discard, an added kan (chankan)."""
 
 
@@ -124,7 +124,7 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     seat and not ronned by this seat, or discarded by the seat itself. ``ron_seats`` (n_rounds, 4)
     marks the seats that won by ron on their round's last discard or added kan."""
     action, tile = events.action, events.tile
-    released = np.isin(action, RELEASES)
+    released = is_action(action, RELEASES)
     bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
     hit = (waits & bit[:, None]) != 0
     hit &= released[:, None]
@@ -132,7 +132,7 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     # letting its own winning tile go: a tsumogiri of a tile that completed the hand (a declined tsumo):
     # the seat's last hand-changing event before the discard drew this very tile
     tsumogiri = np.zeros(len(action), dtype=bool)
-    changes_hand = np.isin(action, [CODE[a] for a in ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")])
+    changes_hand = is_action(action, ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita"))
     for seat in range(4):
         discards = np.flatnonzero((events.seat == seat) & (action == CODE["discard"]))
         last_change = _last_row_before(changes_hand, events, seat, discards)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays
+from rules.hands import CODE, EventArrays, is_action
 from rules.tiles import TERMINALS_HONORS_34
 
 _IS_ORPHAN = np.zeros(35, dtype=bool)
@@ -23,7 +23,7 @@ def nagashi_eligible(events: EventArrays, n_rounds: int) -> np.ndarray:
     size = n_rounds * 4
     discards = np.bincount(cell[is_discard], minlength=size)
     orphan_discards = np.bincount(cell[is_discard & _IS_ORPHAN[events.tile // 4]], minlength=size)
-    is_call = np.isin(events.action, [CODE["chi"], CODE["pon"], CODE["daiminkan"]])
+    is_call = is_action(events.action, ("chi", "pon", "daiminkan"))
     called_from = np.bincount((round_id * 4 + events.from_seat)[is_call], minlength=size)
     eligible = (discards > 0) & (orphan_discards == discards) & (called_from == 0)
     return eligible.reshape(n_rounds, 4)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, grouped_cumsum, tile_deltas
+from rules.hands import CALLS, CODE, EventArrays, add_counts, grouped_cumsum, is_action, tile_deltas
 
 
 @dataclass
@@ -30,11 +30,11 @@ def _public_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray]:
     """(event row, 136-id) of every tile an event shows to the table."""
     action = events.action
     rows = np.arange(len(action))
-    shown_alone = np.isin(action, [CODE["discard"], CODE["kakan"], CODE["kita"], CODE["dora"]])
+    shown_alone = is_action(action, ("discard", "kakan", "kita", "dora"))
     lengths = np.diff(events.meld_offsets)
     owner = np.repeat(rows, lengths)
     meld_tile = events.meld_values
-    from_hand = np.isin(action[owner], [CODE["chi"], CODE["pon"], CODE["daiminkan"], CODE["ankan"]])
+    from_hand = is_action(action[owner], CALLS)
     # the called tile is already visible as a discard
     from_hand &= (action[owner] == CODE["ankan"]) | (meld_tile != events.tile[owner])
     return (
@@ -48,8 +48,7 @@ def _running(
 ) -> np.ndarray:
     """Per-round running counts after each event, starting from ``start`` (n_rounds, 34)."""
     n = len(events.action)
-    matrix = np.zeros((n, 34), dtype=np.int8)
-    np.add.at(matrix, (rows, tiles // 4), deltas.astype(np.int8))
+    matrix = add_counts(rows, tiles // 4, deltas, (n, 34))
     first = np.flatnonzero(np.r_[True, events.round_id[1:] != events.round_id[:-1]]) if n else np.zeros(0, int)
     matrix[first] += start[events.round_id[first]]
     return grouped_cumsum(matrix, first) if n else matrix
@@ -61,9 +60,9 @@ def visibility(events: EventArrays, dora_indicator: np.ndarray) -> Visibility:
     n_rounds = len(events.hands_start)
     public_start = np.zeros((n_rounds, 34), dtype=np.int8)
     public_start[np.arange(n_rounds), dora_indicator // 4] = 1
-    closed_start = np.zeros((n_rounds, 34), dtype=np.int8)
     dealt_round, dealt_seat, slot = np.nonzero(events.hands_start >= 0)
-    np.add.at(closed_start, (dealt_round, events.hands_start[dealt_round, dealt_seat, slot] // 4), 1)
+    dealt_kind = events.hands_start[dealt_round, dealt_seat, slot] // 4
+    closed_start = add_counts(dealt_round, dealt_kind, np.ones(len(dealt_round)), (n_rounds, 34))
     pub_rows, pub_tiles = _public_deltas(events)
     public = _running(pub_rows, pub_tiles, np.ones(len(pub_rows), dtype=np.int8), public_start, events)
     hand_rows, hand_tiles, hand_deltas = tile_deltas(events)

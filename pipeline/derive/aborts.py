@@ -14,7 +14,7 @@ from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat
 from pipeline.sources.base import RULE_TRIPLE_RON_WINS
 from rules.aborts import derive_aborts
 from rules.furiten import RELEASES, furiten_before
-from rules.hands import last_row_per_round
+from rules.hands import is_action, last_row_per_round
 from rules.waits import KIND_BITS
 
 
@@ -22,7 +22,7 @@ def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, pa
     """(n_rounds,) seats that could ron the round's last discard or added kan (waits, not furiten)."""
     ev = inputs.arrays
     n_rounds = inputs.rounds.num_rows
-    last = last_row_per_round(ev, np.isin(ev.action, RELEASES))
+    last = last_row_per_round(ev, is_action(ev.action, RELEASES))
     rounds = np.flatnonzero(last >= 0)
     rows = np.repeat(last[rounds], 4)
     seats = np.tile(np.arange(4), len(rounds))

@@ -25,7 +25,7 @@ from rules.furiten import (
     furiten_intervals,
     state_before,
 )
-from rules.hands import CODE, HandStates, last_row_per_round
+from rules.hands import CODE, HandStates, is_action, last_row_per_round
 from rules.scoring import Context, has_yaku, melds_before, ron_hands
 from rules.scoring.situation import situations
 from rules.waits import KIND_BITS, waits_mask
@@ -35,7 +35,7 @@ def win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
     """Event row at which each win's tile arrived: the round's last draw (tsumo) or last discard/kakan."""
     ev = inputs.arrays
     last_draw = last_row_per_round(ev, ev.action == CODE["draw"])
-    last_release = last_row_per_round(ev, np.isin(ev.action, RELEASES))
+    last_release = last_row_per_round(ev, is_action(ev.action, RELEASES))
     tsumo = inputs.wins["is_tsumo"].to_numpy(zero_copy_only=False)
     return np.where(tsumo, last_draw[round_of_win], last_release[round_of_win])
 

@@ -22,10 +22,15 @@ def file_metadata() -> dict[bytes, bytes]:
     return {k.encode(): v.encode() for k, v in meta.items()}
 
 
+UNIQUE_STRINGS = frozenset({"fingerprint", "source_file", "counts", "decomposition", "path", "content_hash", "error"})
+"""String columns whose values rarely repeat (a file, a hand): a dictionary would only cost time."""
+
+
 def dictionary_columns(schema: pa.Schema) -> list[str]:
-    """Columns worth dictionary-encoding: the strings (ids, actions, kinds repeat a lot); numbers and
-    tile lists compress better, and faster, without."""
-    return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    """Columns worth dictionary-encoding: the strings (ids, actions, kinds repeat a lot) but UNIQUE_STRINGS;
+    numbers and tile lists compress better, and faster, without."""
+    strings = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    return [name for name in strings if name not in UNIQUE_STRINGS]
 
 
 def _publish(tmp: Path, path: Path, expected_rows: int) -> None:
