@@ -34,6 +34,7 @@ from pipeline.cli_render import (
     render_stats_csv,
     render_stats_json,
 )
+from pipeline.compact import DEFAULT_MAX_GAMES, compact
 from pipeline.db import connect
 from pipeline.derive.run import derive, stale_parts
 from pipeline.errors import PaipuError, WarehouseError
@@ -187,6 +188,48 @@ def derive_command(
     if not Warehouse(warehouse).exists():
         raise WarehouseError(f"no warehouse at {warehouse} (run `paipu ingest` first)")
     _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
+
+
+@app.command("compact")
+@_domain_errors
+def compact_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    max_games: Annotated[
+        int,
+        typer.Option(
+            "--max-games",
+            help="Games per merged part at most (derive and replacing a game rewrite whole parts).",
+            min=1,
+        ),
+    ] = DEFAULT_MAX_GAMES,
+) -> None:
+    """Merge each partition's small part files into fewer, larger ones (same rows, faster queries); run it
+    after a large ingest, never while an ingest or derive writes to the warehouse."""
+    start = time.perf_counter()
+    columns = (TextColumn("[bold]compact"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("compact", total=None)
+
+        def on_run(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = compact(Warehouse(warehouse), max_games, on_run=on_run)
+    seconds = time.perf_counter() - start
+    out.print(
+        f"compacted: {report.games_moved} games into {report.runs} parts ({seconds:.1f} s); part files per table:",
+        highlight=False,
+    )
+    width = max(len(table) for table in report.parts_before)
+    for table, before in report.parts_before.items():
+        out.print(f"  {table:<{width}}  {before:>6} -> {report.parts_after[table]}", highlight=False)
+    if report.underived:
+        out.print(
+            f"{report.underived} small parts left alone: not derived by this paipu version "
+            "(run `paipu derive`, then compact again)",
+            highlight=False,
+        )
+    if report.old_schema:
+        out.print(f"{report.old_schema} small parts left alone: written with an older schema", highlight=False)
 
 
 @app.command("audit")
