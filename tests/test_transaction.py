@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.derive.run import stale_parts
+from pipeline.errors import WarehouseError
 from pipeline.store.parquet import write_parquet_atomic
 from pipeline.store.transaction import JOURNAL, STAGING, Transaction, recover
 
@@ -64,6 +65,30 @@ def test_recover_finishes_a_journal_cut_short(tmp_path: Path, monkeypatch) -> No
     assert recover(tmp_path) == (1, 0)
     assert sorted(read(p) for p in (tmp_path / "t").glob("*.parquet")) == [ord("a"), ord("b"), ord("c")]
     assert not (tmp_path / STAGING).exists()
+
+
+def test_abort_keeps_a_commit_cut_short_for_recover(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """A caller cleaning up after a failed commit (the ingest aborts its batches on any error) must not throw
+    the journal away: the commit is finished by recover(), not left half applied."""
+    txn = Transaction(tmp_path, "t3")
+    for name in ("a", "b"):
+        write_parquet_atomic(table(ord(name)), txn.staged(f"t/{name}.parquet"))
+    real_replace, calls = os.replace, []
+
+    def fail_after_the_first_publish(src: str, dst: str) -> None:
+        calls.append(dst)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", fail_after_the_first_publish)
+    with pytest.raises(WarehouseError):
+        txn.commit()
+    monkeypatch.undo()
+    txn.abort()
+    assert (txn.folder / JOURNAL).is_file()
+    assert recover(tmp_path) == (1, 0)
+    assert sorted(read(p) for p in (tmp_path / "t").glob("*.parquet")) == [ord("a"), ord("b")]
 
 
 def test_recover_discards_what_was_never_committed(tmp_path: Path) -> None:

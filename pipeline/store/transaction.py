@@ -88,7 +88,10 @@ class Transaction:
         _apply(self.root, self.folder)
 
     def abort(self) -> None:
-        """Throw the staged files away."""
+        """Throw the staged files away, unless the transaction is committed (its journal written): a commit
+        cut short by an error is finished by the next ``recover()``, never thrown away half applied."""
+        if (self.folder / JOURNAL).is_file():
+            return
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
