@@ -37,11 +37,13 @@ def is_action(action: np.ndarray, names: tuple[str, ...] | list[str]) -> np.ndar
 
 
 def add_counts(rows: np.ndarray, columns: np.ndarray, deltas: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """An int8 matrix of ``shape`` holding the sum of ``deltas`` at each (row, column): ``np.add.at`` done
-    with one bincount (several times faster)."""
+    """An int8 matrix of ``shape`` holding the sum of ``deltas`` at each (row, column) (``np.add.at`` on the
+    flat matrix: two to three times faster than with a (rows, columns) index)."""
     n, width = shape
-    flat = np.bincount(rows * width + columns, weights=deltas, minlength=n * width)
-    return flat.astype(np.int8).reshape(n, width)
+    flat = np.zeros(n * width, dtype=np.int8)
+    np.add.at(flat, rows * width + columns, deltas.astype(np.int8))
+    return flat.reshape(n, width)
+
 
 N_COLUMNS = 37
 """Columns of a state: 34 kinds, then red 5m, 5p, 5s."""
