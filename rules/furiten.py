@@ -78,11 +78,22 @@ def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArray
     """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none)."""
     n = len(events.action)
     out = np.zeros((n, 4), dtype=np.int64)
-    rows = np.arange(n)
-    keys = _state_keys(states, events)
+    first_row = np.searchsorted(events.round_id, np.arange(len(events.hands_start)), side="left")
+    # the first event row each state holds for: a deal from its round's first event, a state after an event
+    # from the next one
+    start = np.where(states.event_row >= 0, states.event_row + 1, first_row[states.round_id])
+    usable = waits_mask >= 0
     for seat in range(4):
-        found = _last_state_of_seat(states, events, keys, seat, waits_mask >= 0, rows)
-        out[:, seat] = np.where(found >= 0, waits_mask[np.maximum(found, 0)], 0)
+        mine = np.flatnonzero((states.seat == seat) & usable)  # in (round, event) order: starts ascend
+        if not len(mine):
+            continue
+        latest = np.full(n + 1, -1, dtype=np.int64)
+        # where two states start at the same row (a round's last event, then the next deal) the later holds
+        keep = np.r_[start[mine][1:] != start[mine][:-1], True]
+        latest[start[mine][keep]] = mine[keep]
+        found = np.maximum.accumulate(latest)[:n]
+        ok = (found >= 0) & (states.round_id[np.maximum(found, 0)] == events.round_id)
+        out[:, seat] = np.where(ok, waits_mask[np.maximum(found, 0)], 0)
     return out
 
 

@@ -153,8 +153,7 @@ def hand_states(events: EventArrays) -> HandStates:
     red_rules = events.has_red_fives[round_id[rows]]
     matrix = _delta_matrix(rows, tiles, deltas, red_rules, len(round_id))
     counts = grouped_cumsum(matrix, group_start)
-    calls = _calls_added(events, event_row)[:, None]
-    n_calls = grouped_cumsum(calls, group_start)[:, 0]
+    n_calls = grouped_cumsum_1d(_calls_added(events, event_row), group_start)
     idx = np.where(event_row >= 0, events.event_idx[np.maximum(event_row, 0)], -1)
     after = np.where(event_row >= 0, events.action[np.maximum(event_row, 0)], -1)
     return HandStates(round_id, seat, event_row, idx, counts[:, :34], counts[:, 34:], n_calls, after)
@@ -176,6 +175,15 @@ def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
     """1 for a state created by a call that adds a meld, else 0."""
     is_call = is_action(events.action, CALLS)
     return np.where(event_row >= 0, is_call[np.maximum(event_row, 0)], False).astype(np.int8)
+
+
+def grouped_cumsum_1d(values: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """Cumulative sum of small non-negative int8 values restarting at each group start, as int8 (one
+    int64 running sum minus, for each group, the sum just before the group began)."""
+    sums = np.cumsum(values, dtype=np.int64)
+    before = sums[group_start] - values[group_start]
+    lengths = np.diff(np.append(group_start, len(values)))
+    return (sums - np.repeat(before, lengths)).astype(np.int8)
 
 
 CHUNK_ROWS = 4096

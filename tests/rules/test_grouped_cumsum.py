@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.hands import CHUNK_ROWS, grouped_cumsum
+from rules.hands import CHUNK_ROWS, grouped_cumsum, grouped_cumsum_1d
 
 
 def naive(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
@@ -35,3 +35,13 @@ def test_grouped_cumsum_restarts_at_every_group(starts: list[int], n: int) -> No
     expected = naive(matrix.astype(np.int64), group_start)
     assert np.array_equal(expected, counts)
     assert np.array_equal(grouped_cumsum(matrix, group_start).astype(np.int64), expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_grouped_cumsum_1d_equals_the_matrix_form(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 3 * CHUNK_ROWS))
+    values = (rng.random(n) < 0.003).astype(np.int8)  # a call added at a state: 0 or 1, a few per group
+    group_start = np.unique(np.r_[0, rng.integers(0, n, int(rng.integers(0, 400)))])
+    expected = naive(values[:, None].astype(np.int64), group_start)[:, 0]
+    assert np.array_equal(grouped_cumsum_1d(values, group_start).astype(np.int64), expected)
