@@ -41,7 +41,24 @@ class Repeated:
         return self.count
 
 
-ColumnValues = list | np.ndarray | Coded | Repeated
+@dataclass(frozen=True)
+class Lists:
+    """A list column as flat ``values`` and ``offsets`` (row i holds values[offsets[i]:offsets[i + 1]]), as
+    Arrow lays it out: built in bulk, without a Python list per row."""
+
+    values: np.ndarray
+    offsets: np.ndarray
+
+    @classmethod
+    def from_counts(cls, values: np.ndarray, counts: np.ndarray) -> Lists:
+        """Rows made of consecutive runs of ``counts`` values."""
+        return cls(values, np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+
+ColumnValues = list | np.ndarray | Coded | Repeated | Lists
 """What a parser may put in a column buffer."""
 
 
@@ -70,6 +87,9 @@ def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
 def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = True) -> pa.Array:
     """Convert column values to an Arrow array of ``type_`` (codes -> strings; in a nullable
     column, numpy -1 -> null: a non-nullable column keeps negative values such as shanten -1)."""
+    if isinstance(values, Lists):
+        flat = pa.array(values.values, type_.value_type)
+        return pa.ListArray.from_arrays(pa.array(values.offsets, pa.int32()), flat, type=type_)
     if isinstance(values, Repeated):
         values = concat_columns([values])
     if isinstance(values, Coded):

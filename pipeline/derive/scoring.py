@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columns import Coded, ColumnValues
+from pipeline.columns import Coded, ColumnValues, Lists
 from pipeline.derive.inputs import RoundInputs, has_quirk, round_positions
 from pipeline.sources.base import RULE_DOUBLE_YAKUMAN
 from rules.hands import CODE, EventArrays
@@ -158,14 +158,7 @@ def payments(inputs: RoundInputs, scores: Scores, frame: dict[str, np.ndarray]) 
     return {"pao": pao, "points": value, "deltas": deltas, "sticks": np.where(bonus, sticks, 0)}
 
 
-def _lists(values: np.ndarray, counts: np.ndarray) -> list[list[int]]:
-    """Python lists of ``values`` cut into consecutive runs of ``counts`` (for list columns)."""
-    return [part.tolist() for part in np.split(values, np.cumsum(counts)[:-1])] if len(counts) else []
-
-
-def yaku_lists(
-    yaku_han: np.ndarray, is_riichi: np.ndarray, can_win: np.ndarray
-) -> tuple[list[list[int]], list[list[int]]]:
+def yaku_lists(yaku_han: np.ndarray, is_riichi: np.ndarray, can_win: np.ndarray) -> tuple[Lists, Lists]:
     """(yaku ids, their han) per win as Tenhou lists them: every yaku with han, and ura dora (id 53)
     with riichi even at 0 (Tenhou lists it on every riichi win without a yakuman); empty where the
     hand cannot win (``can_win`` false)."""
@@ -175,7 +168,7 @@ def yaku_lists(
     listed &= np.asarray(can_win, dtype=bool)[:, None]
     rows, ids = np.nonzero(listed)
     counts = listed.sum(axis=1)
-    return _lists(ids, counts), _lists(yaku_han[rows, ids].astype(np.int64), counts)
+    return Lists.from_counts(ids, counts), Lists.from_counts(yaku_han[rows, ids].astype(np.int64), counts)
 
 
 _SUIT = np.array(list("mmmmmmmmmpppppppppssssssssszzzzzzz"))
