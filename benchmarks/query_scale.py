@@ -10,6 +10,12 @@ facts and derived), each copy's game ids suffixed ``-c<k>`` so that every copy i
 ``--out`` (default: <source>-x<copies>), then times in one DuckDB connection: the typical query (the round
 outcomes by room: exhaustive-draw rate, win rate, abortive rates; marts/round_outcomes.sql), every mart
 ``paipu stats`` runs, and ``paipu stats --json`` as a subprocess. Prints a Markdown table.
+
+With ``--compact`` the replica (default: <source>-x<copies>-compact) also holds hand_states (compaction
+merges only parts derived by this version, judged by their hand_states part) and is compacted by
+``pipeline.compact.compact`` (``--max-games``, default as ``paipu compact``) before the queries are timed::
+
+    python benchmarks/query_scale.py --source /tmp/paipu-scale/warehouse-100000 --copies 10 --compact
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pipeline.compact import DEFAULT_MAX_GAMES, compact  # noqa: E402
 from pipeline.db import connect  # noqa: E402
 from pipeline.schema import DERIVED_TABLES, TABLES  # noqa: E402
 from pipeline.statistics import MARTS, mart_stats  # noqa: E402
@@ -38,11 +45,11 @@ SKIPPED = ("hand_states",)
 """Tables no statistic reads (the largest): not copied."""
 
 
-def replicate(source: Path, out: Path, copies: int) -> None:
-    """Write ``copies`` copies of every part of every table of ``source`` (hand_states aside) into ``out``,
-    game ids suffixed per copy; the manifest is copied once."""
+def replicate(source: Path, out: Path, copies: int, skipped: tuple[str, ...] = SKIPPED) -> None:
+    """Write ``copies`` copies of every part of every table of ``source`` (``skipped`` tables aside) into
+    ``out``, game ids suffixed per copy; the manifest is copied once."""
     for table in (*TABLES, *DERIVED_TABLES):
-        if table in SKIPPED:
+        if table in skipped:
             continue
         for part in sorted((source / table).rglob("*.parquet")):
             rows = pq.read_table(part, partitioning=None)
@@ -72,12 +79,20 @@ def main() -> None:
     parser.add_argument("--source", type=Path, required=True)
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--compact", action="store_true", help="compact the replica before timing")
+    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES)
     args = parser.parse_args()
-    out = args.out or args.source.with_name(f"{args.source.name}-x{args.copies}")
+    suffix = "-compact" if args.compact else ""
+    out = args.out or args.source.with_name(f"{args.source.name}-x{args.copies}{suffix}")
     if not (out / "manifest").is_dir():
         start = time.perf_counter()
-        replicate(args.source, out, args.copies)
+        replicate(args.source, out, args.copies, () if args.compact else SKIPPED)
         print(f"replicated {args.source} x{args.copies} into {out} in {time.perf_counter() - start:.0f} s")
+    if args.compact:
+        start = time.perf_counter()
+        report = compact(Warehouse(out), args.max_games)
+        print(f"compacted in {time.perf_counter() - start:.0f} s: {report.runs} merged parts, "
+              f"games parts {report.parts_before['games']} -> {report.parts_after['games']}")  # fmt: skip
     con = connect(Warehouse(out))
     games = con.execute("select count(*) from games").fetchone()[0]
     rounds = con.execute("select count(*) from rounds").fetchone()[0]

@@ -63,13 +63,15 @@ EVENT_COLUMNS = ["game_id", "round_idx", "event_idx", "seat", "action", "tile", 
 
 def part_tables(root: Path, relative: Path) -> PartTables:
     """Read the part ``relative`` of every fact table below ``root`` (a missing one is empty; events: only
-    EVENT_COLUMNS, game ids dictionary-encoded as stored)."""
+    EVENT_COLUMNS, game ids dictionary-encoded as stored), in this thread (workers run parts in parallel)."""
     tables = {}
     for table in TABLES:
         path = root / table / relative
         columns = EVENT_COLUMNS if table == "events" else None
         if path.is_file():
-            tables[table] = pq.read_table(path, columns=columns, partitioning=None, read_dictionary=["game_id"])
+            tables[table] = pq.read_table(
+                path, columns=columns, partitioning=None, read_dictionary=["game_id"], use_threads=False
+            )
         else:
             empty = arrow_schema(table).empty_table()
             tables[table] = empty.select(columns) if columns else empty
@@ -78,7 +80,7 @@ def part_tables(root: Path, relative: Path) -> PartTables:
 
 def connect_part(tables: PartTables) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the part's tables as views of the same names."""
-    con = duckdb.connect()
+    con = duckdb.connect(config={"threads": 1})  # a worker's share: parts run in parallel, not their queries
     for name, table in tables.items():
         con.register(name, table)
     return con
