@@ -54,10 +54,10 @@ def log_id_from_path(source_file: str) -> str | None:
 
 def started_at(log_id: str | None) -> datetime | None:
     """Return the start hour encoded in a Tenhou log id (YYYYMMDDHH), or None."""
-    if log_id is None:
+    if log_id is None or not log_id[:10].isdigit():
         return None
-    try:
-        return datetime.strptime(log_id[:10], "%Y%m%d%H")
+    try:  # what strptime("%Y%m%d%H") reads, at a tenth of its cost
+        return datetime(int(log_id[:4]), int(log_id[4:6]), int(log_id[6:8]), int(log_id[8:10]))
     except ValueError:
         return None
 
