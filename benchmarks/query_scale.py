@@ -52,11 +52,13 @@ def replicate(source: Path, out: Path, copies: int, skipped: tuple[str, ...] = S
         if table in skipped:
             continue
         for part in sorted((source / table).rglob("*.parquet")):
+            targets = [out / part.relative_to(source).with_name(f"{part.stem}-c{k}.parquet") for k in range(copies)]
+            if all(target.is_file() for target in targets):  # written by an interrupted earlier run
+                continue
             rows = pq.read_table(part, partitioning=None)
             column = rows.schema.get_field_index("game_id")
-            for k in range(copies):
+            for k, target in enumerate(targets):
                 ids = pc.binary_join_element_wise(rows["game_id"], pa.scalar(f"-c{k}"), "")
-                target = out / part.relative_to(source).with_name(f"{part.stem}-c{k}.parquet")
                 write_parquet_atomic(rows.set_column(column, rows.schema.field(column), ids), target)
     (out / "manifest").mkdir(parents=True, exist_ok=True)
     for part in (source / "manifest").glob("*.parquet"):
