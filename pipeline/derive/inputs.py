@@ -43,7 +43,6 @@ order by game_id, round_idx, win_idx
 """
 
 
-
 @dataclass
 class RoundInputs:
     """The rounds (Arrow, in round_id order, with their game's rules and draw) and their events."""
