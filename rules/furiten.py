@@ -134,30 +134,34 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     """Candidate passes as (event rows, seats): a wait's tile discarded or added to a kan by another
     seat and not ronned by this seat, or discarded by the seat itself. ``ron_seats`` (n_rounds, 4)
     marks the seats that won by ron on their round's last discard or added kan."""
-    action, tile = events.action, events.tile
-    released = is_action(action, RELEASES)
+    released = is_action(events.action, RELEASES)
+    rows = np.flatnonzero(released)  # only a released tile can be passed
+    tile = events.tile[rows]
     bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
-    hit = (waits & bit[:, None]) != 0
-    hit &= released[:, None]
-    own = (np.arange(4)[None, :] == events.seat[:, None]) & (action == CODE["discard"])[:, None]
-    # letting its own winning tile go: a tsumogiri of a tile that completed the hand (a declined tsumo):
-    # the seat's last hand-changing event before the discard drew this very tile
-    tsumogiri = np.zeros(len(action), dtype=bool)
+    hit = (waits[rows] & bit[:, None]) != 0
+    # its own tile counts only when it let its winning tile go: a tsumogiri of a tile that completed the hand
+    by_self = np.arange(4)[None, :] == events.seat[rows][:, None]
+    hit &= ~by_self | _declined_tsumo(events)[rows][:, None]
+    # the seats that ronned the round's last released tile did not pass it
+    last_of_round = last_row_per_round(events, released)
+    is_last = np.zeros(len(rows), dtype=bool)
+    is_last[np.searchsorted(rows, last_of_round[last_of_round >= 0])] = True
+    hit &= ~(is_last[:, None] & ron_seats[events.round_id[rows]])
+    at, seats = np.nonzero(hit)
+    return rows[at], seats
+
+
+def _declined_tsumo(events: EventArrays) -> np.ndarray:
+    """(n_events,) bool: a discard of the tile the seat's last hand-changing event drew (a tsumogiri)."""
+    action, tile = events.action, events.tile
+    out = np.zeros(len(action), dtype=bool)
     changes_hand = is_action(action, ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita"))
     for seat in range(4):
         discards = np.flatnonzero((events.seat == seat) & (action == CODE["discard"]))
         last_change = _last_row_before(changes_hand, events, seat, discards)
         drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
-        tsumogiri[discards] = drew & (tile[np.maximum(last_change, 0)] == tile[discards])
-    own &= tsumogiri[:, None]
-    hit &= own | (np.arange(4)[None, :] != events.seat[:, None])
-    last_release = np.zeros(len(action), dtype=bool)
-    last_of_round = last_row_per_round(events, released)
-    last_release[last_of_round[last_of_round >= 0]] = True
-    # the seats that ronned the round's last released tile did not pass it
-    hit &= ~(last_release[:, None] & ron_seats[events.round_id])
-    rows, seats = np.nonzero(hit)
-    return rows, seats
+        out[discards] = drew & (tile[np.maximum(last_change, 0)] == tile[discards])
+    return out
 
 
 def _last_pass_before(
