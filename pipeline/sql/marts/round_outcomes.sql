@@ -15,7 +15,7 @@
 --                            study, which found 14.67%)
 with game_groups as (
     -- a game's group; by player, one row per distinct name seated in the game
-    select distinct game_id, group_value from grouped_seats($by)
+    select game_id, group_value from grouped_games($by)
 ),
 labelled as (
     select
