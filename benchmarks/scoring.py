@@ -23,7 +23,7 @@ from types import ModuleType
 
 import numpy as np
 
-from pipeline.derive.inputs import part_connection, read_inputs
+from pipeline.derive.inputs import connect_part, part_tables, read_inputs
 from pipeline.derive.scoring import win_inputs
 from pipeline.ingest import ingest
 from pipeline.store.warehouse import Warehouse
@@ -49,9 +49,9 @@ def prepared_wins(root: Path) -> tuple[Hands, Context, list, np.ndarray]:
     warehouse = Warehouse(root)
     all_hands, contexts, calls, logged_values = [], [], [], []
     for part in warehouse.table_files("games"):
-        con = part_connection(warehouse.root, part.relative_to(warehouse.root / "games"))
-        inputs = read_inputs(con)
-        logged = con.sql(oracle.LOGGED_SQL).to_arrow_table().to_pylist()
+        tables = part_tables(warehouse.root, part.relative_to(warehouse.root / "games"))
+        inputs = read_inputs(tables)
+        logged = connect_part(tables).sql(oracle.LOGGED_SQL).to_arrow_table().to_pylist()
         standard = np.array([row["is_standard"] for row in logged], dtype=bool)
         hands, context, _ = win_inputs(inputs)
         rows = np.flatnonzero(standard)
