@@ -26,6 +26,17 @@ UNIQUE_STRINGS = frozenset({"fingerprint", "source_file", "counts", "decompositi
 """String columns whose values rarely repeat (a file, a hand): a dictionary would only cost time."""
 
 
+KEY_COLUMNS = ("game_id", "round_idx", "seat", "event_idx", "win_idx", "path")
+"""The columns whose Parquet statistics (min/max per row group) are written: the keys a query looks rows up by.
+Other columns' ranges span nearly every value in every row group, so their statistics would prune nothing and
+cost time (the min/max of two million 34-digit hand strings)."""
+
+
+def statistics_columns(schema: pa.Schema) -> list[str]:
+    """The columns of ``schema`` that get Parquet statistics (KEY_COLUMNS present in it)."""
+    return [name for name in schema.names if name in KEY_COLUMNS]
+
+
 def dictionary_columns(schema: pa.Schema) -> list[str]:
     """Columns worth dictionary-encoding: the strings (ids, actions, kinds repeat a lot) but UNIQUE_STRINGS;
     numbers and tile lists compress better, and faster, without."""
@@ -58,6 +69,7 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> None:
             tmp,
             compression="zstd",
             use_dictionary=dictionary_columns(table.schema),
+            write_statistics=statistics_columns(table.schema),
         )
         _publish(tmp, path, table.num_rows)
     except OSError as exc:
@@ -90,7 +102,11 @@ class AtomicParquetWriter:
             if self.writer is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.writer = pq.ParquetWriter(
-                    self.tmp, self.schema, compression="zstd", use_dictionary=dictionary_columns(self.schema)
+                    self.tmp,
+                    self.schema,
+                    compression="zstd",
+                    use_dictionary=dictionary_columns(self.schema),
+                    write_statistics=statistics_columns(self.schema),
                 )
             self.writer.write_table(table.replace_schema_metadata(self.schema.metadata))
         except OSError as exc:
