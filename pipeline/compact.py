@@ -41,7 +41,7 @@ from pipeline.store.warehouse import Warehouse
 DEFAULT_MAX_GAMES = 5_000
 """Games per merged part at most: a part is the unit that derive reads whole and rewrites, and that replacing
 one of its games rewrites whole, so larger parts make those slower and use more memory (deriving a 5,000-game
-part peaks at 1.2 GB)."""
+part, read whole and derived 1,000 games at a time, peaks at 1.0 GB)."""
 
 ROW_GROUP_ROWS = 1_000_000
 """Rows gathered (from consecutive old parts) before they are written as a row group of the new part."""

@@ -77,6 +77,25 @@ def part_tables(root: Path, relative: Path) -> PartTables:
     return tables
 
 
+GAMES_PER_READ = 1000
+"""Games turned into the rules' arrays at once: a larger part (a merged one, see pipeline.compact) is derived
+slice by slice, so a worker's memory follows the slice, not the part (one ingest batch is 1,000 files)."""
+
+
+def game_slices(tables: PartTables, games_per_slice: int = GAMES_PER_READ) -> Iterator[PartTables]:
+    """Cut a part's tables into slices of at most ``games_per_slice`` games, in game id order (the order the
+    derived rows come in either way); a part no larger comes back whole."""
+    games = tables["games"]
+    if games.num_rows <= games_per_slice:
+        yield tables
+        return
+    ids = games["game_id"].cast(pa.string())  # read dictionary-encoded; sorted as plain strings
+    ids = ids.take(pc.sort_indices(ids)).combine_chunks()
+    for start in range(0, len(ids), games_per_slice):
+        wanted = ids.slice(start, games_per_slice)
+        yield {name: table.filter(pc.is_in(table["game_id"], value_set=wanted)) for name, table in tables.items()}
+
+
 def connect_part(tables: PartTables) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the part's tables as views of the same names."""
     con = duckdb.connect(config={"threads": 1})  # a worker's share: parts run in parallel, not their queries

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import __version__
-from pipeline.derive.inputs import PartTables, part_tables, read_inputs, split_inputs
+from pipeline.derive.inputs import PartTables, game_slices, part_tables, read_inputs, split_inputs
 from pipeline.derive.tables import derive_part
 from pipeline.executors import executor, ordered
 from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, arrow_schema, to_arrow
@@ -110,11 +110,12 @@ def derive_tables_into(tables: PartTables, relative: Path, txn: Transaction) -> 
             table: stack.enter_context(AtomicParquetWriter(txn.staged(Path(table) / relative), arrow_schema(table)))
             for table in DERIVED_TABLES
         }
-        # a chunk of games at a time, each written as row groups: the rules' working memory stays
-        # bounded by the chunk
-        for chunk in split_inputs(read_inputs(tables)):
-            for table, columns in derive_part(chunk).items():
-                writers[table].write(to_arrow(table, columns))
+        # a slice of games read into arrays at a time, then a chunk of them derived at a time, each written as
+        # row groups: the working memory stays bounded by the slice and the chunk, whatever the part's size
+        for piece in game_slices(tables):
+            for chunk in split_inputs(read_inputs(piece)):
+                for table, columns in derive_part(chunk).items():
+                    writers[table].write(to_arrow(table, columns))
     for table, writer in writers.items():
         if not writer.rows:
             txn.delete(Path(table) / relative)

@@ -11,6 +11,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -346,3 +347,30 @@ def test_every_game_derives_alone_as_in_its_part(parts) -> None:  # noqa: ANN001
             # rows compared as sets (the furiten table lists a part's intervals kind by kind)
             keys = [(c, "ascending") for c in together.column_names if not pa.types.is_nested(together[c].type)]
             assert together.sort_by(keys).equals(one_by_one.sort_by(keys)), (relative, table)
+
+
+def test_a_part_read_in_slices_derives_as_read_whole(tenhou_warehouse) -> None:  # noqa: ANN001
+    """game_slices (how derive bounds its memory on a merged part) cuts every fact table by the same games, in
+    game id order: deriving slice by slice gives the rows of the whole part (in the same order, but for the
+    furiten table, which lists a chunk's intervals kind by kind; slices of GAMES_PER_READ games are cut into
+    the same chunks as the whole part)."""
+    from pipeline.derive.inputs import game_slices, split_inputs  # noqa: PLC0415
+    from pipeline.schema import to_arrow  # noqa: PLC0415
+
+    warehouse = tenhou_warehouse[0]
+    sliced_at_least_once = False
+    for part in warehouse.table_files("games"):
+        tables = part_tables(warehouse.root, part.relative_to(warehouse.root / "games"))
+        slices = list(game_slices(tables, games_per_slice=3))
+        sliced_at_least_once |= len(slices) > 1
+        assert sum(piece["games"].num_rows for piece in slices) == tables["games"].num_rows
+        whole = [derive_part(chunk) for chunk in split_inputs(read_inputs(tables))]
+        sliced = [derive_part(chunk) for piece in slices for chunk in split_inputs(read_inputs(piece))]
+        for table in DERIVED_TABLES:
+            expected = pa.concat_tables([to_arrow(table, out[table]) for out in whole])
+            got = pa.concat_tables([to_arrow(table, out[table]) for out in sliced])
+            if table == "furiten":
+                keys = [(c, "ascending") for c in got.column_names]
+                got, expected = got.sort_by(keys), expected.sort_by(keys)
+            assert got.equals(expected), (part, table)
+    assert sliced_at_least_once
