@@ -216,7 +216,8 @@ def compact_command(
         report = compact(Warehouse(warehouse), max_games, on_run=on_run)
     seconds = time.perf_counter() - start
     out.print(
-        f"compacted: {report.games_moved} games into {report.runs} parts ({seconds:.1f} s); part files per table:",
+        f"compacted: {report.games_moved} games into {report.runs} merged part{'' if report.runs == 1 else 's'}"
+        f" ({seconds:.1f} s); part files per table:",
         highlight=False,
     )
     width = max(len(table) for table in report.parts_before)
