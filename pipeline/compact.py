@@ -121,12 +121,13 @@ def compact(
     partitions: dict[Path, list[tuple[str, int]]] = {}
     for part in warehouse.table_files("games"):
         n_games, schema_version = _games_footer(part)
-        if 2 * n_games < max_games and schema_version != SCHEMA_VERSION:
-            report.old_schema += 1
-        elif 2 * n_games < max_games and part in stale:
-            report.underived += 1
-        elif schema_version == SCHEMA_VERSION and part not in stale:
+        if schema_version == SCHEMA_VERSION and part not in stale:
             partitions.setdefault(part.parent.relative_to(games_root), []).append((part.name, n_games))
+        elif 2 * n_games < max_games:  # a small part left alone: say why
+            if schema_version != SCHEMA_VERSION:
+                report.old_schema += 1
+            else:
+                report.underived += 1
     runs = [(folder, run) for folder, parts in sorted(partitions.items()) for run in plan_runs(parts, max_games)]
     try:
         for done, (folder, run) in enumerate(runs, start=1):
@@ -169,13 +170,9 @@ def _merge_run(warehouse: Warehouse, folder: Path, names: list[str]) -> int:
                 _concatenate(sources, txn.staged(Path(table) / target), arrow_schema(table))
             for source in sources:
                 txn.delete(source.relative_to(root))
-    except BaseException:
-        txn.abort()
-        raise
-    try:
         txn.commit()
     except BaseException:
-        txn.abort()  # kept when the journal was written: recover() finishes it
+        txn.abort()  # a transaction whose journal was written is kept: recover() finishes it
         raise
     return n_games
 
