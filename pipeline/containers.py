@@ -100,15 +100,17 @@ def is_container(path: Path) -> bool:
     return _container(Path(path)) is not None
 
 
-def entries(path: Path) -> Iterator[Entry]:
+def entries(path: Path | str) -> Iterator[Entry]:
     """Yield what there is to read in one file: the file itself, or a container's members in its own order.
 
     The path is made absolute for the names (symlinks are kept as given). Never raises for a damaged container: see the
     module docstring."""
-    path = Path(os.path.abspath(path))
-    container = _container(path)
+    name = os.path.abspath(path)
+    head, size = _head(name)
+    kind = _kind_of(name, head)
+    container = None if kind is None else _reader(Path(name), kind)
     if container is None:
-        yield Entry(str(path), _file_size(path), _PLAIN_FILE, path)
+        yield Entry(name, size if head is not None else _file_size(name), _PLAIN_FILE, name)
     else:
         yield from container.entries()
 
@@ -121,18 +123,29 @@ def close_all() -> None:
 # --- detection --------------------------------------------------------------------------------------------------
 def _container(path: Path) -> _Container | None:
     """The reader of a container, or None for a plain (or unreadable) file."""
-    kind = _kind(path)
-    if kind is None or (kind == "sqlite" and not _holds_logs(path)):
+    kind = _kind_of(path, _head(path)[0])
+    return None if kind is None else _reader(path, kind)
+
+
+def _reader(path: Path, kind: str) -> _Container | None:
+    """The reader of a file of that container kind (None for a database that holds no logs)."""
+    if kind == "sqlite" and not _holds_logs(path):
         return None
     return _READERS[kind](path)
 
 
-def _kind(path: Path) -> str | None:
-    """'zip', 'tar', 'sqlite' or None, from the first bytes of a file."""
+def _head(path: Path | str) -> tuple[bytes | None, int]:
+    """The first bytes of a file and its size, with one open (None, 0 when it cannot be opened)."""
     try:
-        with path.open("rb") as stream:
-            head = stream.read(_HEAD_SIZE)
+        with open(path, "rb") as stream:
+            return stream.read(_HEAD_SIZE), os.fstat(stream.fileno()).st_size
     except OSError:
+        return None, 0
+
+
+def _kind_of(path: Path | str, head: bytes | None) -> str | None:
+    """'zip', 'tar', 'sqlite' or None, from the first bytes of a file (None: unreadable)."""
+    if head is None:
         return None
     if head.startswith(b"PK\x03\x04"):
         return "zip"
@@ -141,7 +154,7 @@ def _kind(path: Path) -> str | None:
     return "tar" if _is_tar_header(_inner_head(path, head)) else None
 
 
-def _inner_head(path: Path, head: bytes) -> bytes:
+def _inner_head(path: Path | str, head: bytes) -> bytes:
     """The first 512 bytes inside a gzip, bz2 or xz file ('' when damaged); other heads unchanged."""
     for magic, opener in _COMPRESSED_TAR.items():
         if head.startswith(magic):
@@ -175,9 +188,9 @@ def _holds_logs(path: Path) -> bool:
         return True
 
 
-def _file_size(path: Path) -> int:
+def _file_size(path: Path | str) -> int:
     try:
-        return path.stat().st_size
+        return os.stat(path).st_size
     except OSError:
         return 0
 
@@ -204,8 +217,9 @@ class _PlainFile:
     """Reads a plain file (key: its path); errors stay the file system's own OSError."""
 
     @staticmethod
-    def read(key: Path, name: str) -> bytes:
-        return key.read_bytes()
+    def read(key: Path | str, name: str) -> bytes:
+        with open(key, "rb") as stream:
+            return stream.read()
 
 
 class _Unreadable:

@@ -13,8 +13,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar
 
+from pipeline.allocator import keep_freed_memory
 from pipeline.errors import WarehouseError
 
 Job = TypeVar("Job")
@@ -81,14 +83,16 @@ def ordered(
 ) -> Iterator[Result]:
     """Yield ``function(job)`` for every job in order; with a pool, at most ``window`` jobs in flight
     (bounding the staged data and memory). The first job's exception is raised when its turn comes, and
-    the jobs in flight are then cancelled or finished."""
+    the jobs in flight are then cancelled or finished. Whatever process runs a job keeps the memory a job
+    frees for the next one (pipeline.allocator)."""
     if pool is None:
+        keep_freed_memory()
         yield from map(function, jobs)
         return
     pending: deque[Future[Any]] = deque()
     try:
         for job in jobs:
-            pending.append(pool.submit(function, job))
+            pending.append(pool.submit(partial(_run_keeping_memory, function), job))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:
@@ -96,3 +100,9 @@ def ordered(
     finally:
         for future in pending:
             future.cancel()
+
+
+def _run_keeping_memory(function: Callable[[Job], Result], job: Job) -> Result:
+    """Run one job in a worker process, its allocator set to keep freed memory (once per process)."""
+    keep_freed_memory()
+    return function(job)

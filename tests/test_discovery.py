@@ -1,0 +1,65 @@
+"""Discovering the files to read: folders walked recursively, hidden entries skipped, links, order, sizes."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pipeline.containers import SEPARATOR
+from pipeline.reading import discover_files
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def test_files_come_sorted_folder_by_folder_with_their_sizes(tmp_path: Path) -> None:
+    # as strings 'a-b/...' sorts before 'a/...' ('-' < '/'); as paths, folder 'a' comes before folder 'a-b'
+    inner = write(tmp_path / "a" / "z.txt", b"12345")
+    dashed = write(tmp_path / "a-b" / "a.txt", b"1")
+    top = write(tmp_path / "b.txt", b"")
+    found = discover_files([tmp_path])
+    assert [(e.name, e.size) for e in found] == [(str(inner), 5), (str(dashed), 1), (str(top), 0)]
+    assert found[0].read() == b"12345"
+
+
+def test_hidden_entries_are_skipped_and_a_file_given_twice_is_listed_once(tmp_path: Path) -> None:
+    kept = write(tmp_path / "in" / "log.xml", b"x")
+    write(tmp_path / "in" / ".hidden.xml", b"x")
+    write(tmp_path / "in" / ".cache" / "log.xml", b"x")
+    found = discover_files([tmp_path / "in", kept, tmp_path / "in" / "." / "log.xml"])
+    assert [e.name for e in found] == [str(kept)]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links on this system")
+def test_a_link_to_a_file_is_a_file_and_a_link_to_a_folder_is_not_walked(tmp_path: Path) -> None:
+    target = write(tmp_path / "elsewhere" / "log.xml", b"abc")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "linked.xml").symlink_to(target)
+    (tmp_path / "in" / "folder").symlink_to(target.parent, target_is_directory=True)
+    (tmp_path / "in" / "broken.xml").symlink_to(tmp_path / "missing.xml")
+    found = discover_files([tmp_path / "in"])
+    assert [(e.name, e.size) for e in found] == [(str(tmp_path / "in" / "linked.xml"), 3)]
+    assert found[0].read() == b"abc"
+
+
+def test_a_container_is_listed_member_by_member(tmp_path: Path) -> None:
+    archive = tmp_path / "logs.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("one.xml", b"1")
+        zipped.writestr("two.xml", b"22")
+    found = discover_files([tmp_path])
+    assert [(e.name, e.size) for e in found] == [
+        (f"{archive}{SEPARATOR}one.xml", 1),
+        (f"{archive}{SEPARATOR}two.xml", 2),
+    ]
+
+
+def test_a_missing_path_is_an_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="missing"):
+        discover_files([tmp_path / "missing"])
