@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.errors import ParseError
-from pipeline.sources.tenhou_xml.codes import draw_kind, limit_name, yaku_name
+from pipeline.sources.tenhou_xml.codes import YAKU_NAMES, draw_kind, limit_name, yaku_name
 from pipeline.sources.tenhou_xml.melds import Meld, decode_meld
 from pipeline.sources.tenhou_xml.state import INT16, INT32, GameState, bounded, ints_attr, tiles_attr
 
@@ -20,8 +20,8 @@ def _scores(attrs: dict[str, str], state: GameState) -> tuple[list[int], list[in
     values = ints_attr(attrs["sc"])
     if len(values) < 8:
         raise ParseError(f"sc has {len(values)} values, expected 8")
-    bounded([v * 100 for v in values[:8]], INT32, "sc", "AGARI" if "ten" in attrs else "RYUUKYOKU")
-    return [v * 100 for v in values[0:8:2]], [v * 100 for v in values[1:8:2]]
+    points = bounded([v * 100 for v in values[:8]], INT32, "sc", "AGARI" if "ten" in attrs else "RYUUKYOKU")
+    return points[0::2], points[1::2]
 
 
 def _honba_sticks(attrs: dict[str, str], state: GameState) -> tuple[int, int]:
@@ -31,6 +31,12 @@ def _honba_sticks(attrs: dict[str, str], state: GameState) -> tuple[int, int]:
         bounded(ba[:2], INT16, "ba", "AGARI" if "ten" in attrs else "RYUUKYOKU")
         return ba[0], ba[1]
     return state.round["honba"], state.round["riichi_sticks"]
+
+
+def _yaku_names(yaku_ids: list[int]) -> list[str]:
+    """The names of Tenhou yaku ids; raises UnknownCodeError (codes.yaku_name) for an unknown one."""
+    known = len(YAKU_NAMES)
+    return [YAKU_NAMES[y] if 0 <= y < known else yaku_name(y) for y in yaku_ids]
 
 
 def _check_hand(hand: list[int], melds: list[Meld], win_tile: int) -> None:
@@ -58,8 +64,9 @@ class ResultReader:
         state.require_round("AGARI")
         seat, from_seat = state.seat(int(attrs["who"]), "AGARI"), state.seat(int(attrs["fromWho"]), "AGARI", "fromWho")
         fu, points, limit = ints_attr(attrs["ten"])[:3]
-        bounded([fu], INT16, "ten", "AGARI")
-        bounded([points], INT32, "ten", "AGARI")
+        if not (-INT16 <= fu < INT16 and -INT32 <= points < INT32):  # rare: let bounded name the value
+            bounded([fu], INT16, "ten", "AGARI")
+            bounded([points], INT32, "ten", "AGARI")
         yaku_ids, yaku_han = self._yaku(attrs)
         bounded([*yaku_han, sum(yaku_han)], INT16, "yaku", "AGARI")
         before, deltas = _scores(attrs, state)
@@ -69,14 +76,15 @@ class ResultReader:
         melds = [decode_meld(code) for code in ints_attr(attrs.get("m", ""))]
         if win_tile not in hand:
             state.quirks.add("winning_tile_not_in_hand")
-        _check_hand(hand, [m for m in melds if m.action != "kita"], win_tile)
+        called = [m for m in melds if m.action != "kita"]
+        _check_hand(hand, called, win_tile)
         red = state.rules is not None and state.rules.has_red_fives
         state.win_rows.append((
             state.round_idx, state.round["n_winners"], seat, from_seat, seat == from_seat,
             state.seat(int(attrs["paoWho"]), "AGARI", "paoWho") if attrs.get("paoWho") else None,
             win_tile, win_tile >> 2, red and win_tile in _RED_FIVES, hand,
-            [list(m.tiles) for m in melds if m.action != "kita"], sum(m.action == "kita" for m in melds),
-            fu, sum(yaku_han), points, limit_name(limit), yaku_ids, [yaku_name(y) for y in yaku_ids], yaku_han,
+            [list(m.tiles) for m in called], len(melds) - len(called),
+            fu, sum(yaku_han), points, limit_name(limit), yaku_ids, _yaku_names(yaku_ids), yaku_han,
             "yakuman" in attrs, tiles_attr(attrs.get("doraHai")), tiles_attr(attrs.get("doraHaiUra")), honba,
             sticks, before, deltas, index,
         ))  # fmt: skip  (in state.WIN_FIELDS order)

@@ -41,6 +41,7 @@ NON_SERVER_QUIRKS = frozenset({"plain_shuffle_seed", "signed_scores", "empty_owa
 """Quirks only seen in logs written by other tools (bots, editors): their labels cannot be trusted."""
 
 _FROM_OTHERS = frozenset({"chi", "pon", "daiminkan", "kakan"})
+_HAND_KEYS = ("hai0", "hai1", "hai2", "hai3")
 
 
 def tiles_attr(text: str | None) -> list[int]:
@@ -184,7 +185,7 @@ class GameState:
         bounded(seed[1:3], INT16, "seed", "INIT")  # honba, riichi sticks
         if "shuffle" in attrs:
             self.quirks.add("shuffle_in_init")
-        hands = [attrs.get(f"hai{s}") or "" for s in range(4)]  # read at the end, all rounds at once
+        hands = [attrs.get(key) or "" for key in _HAND_KEYS]  # read at the end, all rounds at once
         self.round_idx = self.n_rounds
         self.round_starts.append(index)
         self.in_round = True
@@ -196,7 +197,7 @@ class GameState:
             "honba": seed[1],
             "riichi_sticks": seed[2],
             "dice": [seed[3], seed[4]],
-            "dora_indicator": tiles_attr(str(seed[5]))[0],
+            "dora_indicator": seed[5] if 0 <= seed[5] <= 135 else tiles_attr(str(seed[5]))[0],
             "scores_pre": bounded([int(v) * 100 for v in attrs["ten"].split(",")[:4]], INT32, "ten", "INIT"),
             "hands_start": hands,
             "source_index": index,
