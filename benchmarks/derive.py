@@ -37,7 +37,7 @@ STAGES = {
     "visibility": ("visibility.py", "visibility"),
     "shanten, waits, karaten": ("analysis.py", "analyse_states"),
     "draw outcomes": ("tables.py", "draw_outcome_columns"),
-    "first discards": ("furiten.py", "first_discards"),
+    "seat history (discards, riichi)": ("furiten.py", "seat_history"),
     "own-discard furiten": ("tables.py", "own_discard_furiten"),
     "hand_states columns": ("tables.py", "hand_state_columns"),
     "payments, next round": ("transitions.py", "transition_columns"),

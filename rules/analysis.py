@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.hands import CODE, HandStates
-from rules.shanten import regular_distance, shanten, suit_indices
+from rules.shanten import regular_distance, shanten
 from rules.visibility import Visibility, at_states
 from rules.waits import KIND_BITS, n_waits, waits_mask
 
@@ -46,9 +46,11 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
     between_turns = np.isin(states.after_action, [-1, CODE["discard"]])
     waiting = between_turns & (states.n_closed == 13 - 3 * states.n_calls.astype(np.int16))
     # the regular form's distance serves both shanten (every state) and waits (states between turns)
-    distance = regular_distance(suit_indices(states.counts), states.n_calls)
+    distance = regular_distance(states.suit_index, states.n_calls)
     masks = np.zeros(n, dtype=np.int64)
-    masks[waiting] = waits_mask(states.counts[waiting], states.n_calls[waiting], distance[waiting])
+    masks[waiting] = waits_mask(
+        states.counts[waiting], states.n_calls[waiting], distance[waiting], states.suit_index[waiting]
+    )
     tenpai = np.flatnonzero(masks != 0)
     live_public = np.full(n, -1, dtype=np.int16)
     live_actual = np.full(n, -1, dtype=np.int16)
@@ -62,7 +64,7 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
         )
     is_tenpai = masks != 0
     return {
-        "shanten": shanten(states.counts, states.n_calls, distance),
+        "shanten": shanten(states.counts, states.n_calls, distance, states.suit_index),
         "waits_mask": np.where(waiting, masks, -1),
         "n_waits": np.where(waiting, n_waits(masks), -1),
         "is_tenpai": np.where(waiting, is_tenpai, -1).astype(np.int8),

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, HandStates, is_action, last_row_per_round
-from rules.waits import KIND_BITS, kind_masks
+from rules.hands import CODE, EventArrays, HandStates, grouped_cumsum_1d, is_action, last_row_per_round
+from rules.waits import KIND_BITS
 
 RELEASES = ("discard", "kakan")
 """Actions that release a tile others may ron: a discard, an added kan (chankan)."""
@@ -78,22 +78,26 @@ def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArray
     """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none)."""
     n = len(events.action)
     out = np.zeros((n, 4), dtype=np.int64)
-    first_row = np.searchsorted(events.round_id, np.arange(len(events.hands_start)), side="left")
+    # where each round's events begin and end (a round without events: where they would)
+    bounds = np.searchsorted(events.round_id, np.arange(len(events.hands_start) + 1), side="left")
     # the first event row each state holds for: a deal from its round's first event, a state after an event
-    # from the next one
-    start = np.where(states.event_row >= 0, states.event_row + 1, first_row[states.round_id])
-    usable = waits_mask >= 0
+    # from the next one; a state after its round's last event holds for none
+    start = np.where(states.event_row >= 0, states.event_row + 1, bounds[states.round_id])
+    usable = (waits_mask >= 0) & (start < bounds[states.round_id + 1])
+    # every round starts without waits until a state of the seat says otherwise
+    round_starts = bounds[:-1][bounds[:-1] < bounds[1:]]
     for seat in range(4):
         mine = np.flatnonzero((states.seat == seat) & usable)  # in (round, event) order: starts ascend
         if not len(mine):
             continue
-        latest = np.full(n + 1, -1, dtype=np.int64)
-        # where two states start at the same row (a round's last event, then the next deal) the later holds
-        keep = np.r_[start[mine][1:] != start[mine][:-1], True]
-        latest[start[mine][keep]] = mine[keep]
-        found = np.maximum.accumulate(latest)[:n]
-        ok = (found >= 0) & (states.round_id[np.maximum(found, 0)] == events.round_id)
-        out[:, seat] = np.where(ok, waits_mask[np.maximum(found, 0)], 0)
+        held = np.zeros(n + 1, dtype=np.int64)  # waits from a row on
+        since = np.full(n + 1, -1, dtype=np.int64)  # the row they hold from
+        since[round_starts] = round_starts
+        # where two states start at the same row the later holds
+        keep = mine[np.r_[start[mine][1:] != start[mine][:-1], True]]
+        held[start[keep]] = waits_mask[keep]
+        since[start[keep]] = start[keep]
+        out[:, seat] = held[np.maximum.accumulate(since)[:n]]
     return out
 
 
@@ -111,18 +115,67 @@ def first_discards(events: EventArrays) -> np.ndarray:
     return first.reshape(n_rounds, 4, 34)
 
 
+@dataclass
+class SeatHistory:
+    """Each seat's events that the furiten rules look back at, found once per part (lists by seat): the rows
+    of its riichi declarations, of its discards and of its other hand changes (ascending), and for the first
+    discard of each kind in a round its key (round x (n_events + 1) + row, ascending) and the kinds the seat
+    had discarded in the round up to and including it (a 34-bit mask)."""
+
+    riichi: list[np.ndarray]
+    discards: list[np.ndarray]
+    changes: list[np.ndarray]
+    first_keys: list[np.ndarray]
+    discarded: list[np.ndarray]
+
+
+HAND_CHANGES = ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")
+"""Actions that change a closed hand, other than a discard."""
+
+
+def seat_history(events: EventArrays) -> SeatHistory:
+    """The SeatHistory of a part's events."""
+    first = first_discards(events)
+    first_round, first_seat, first_kind = np.nonzero(first != NEVER)
+    first_row = first[first_round, first_seat, first_kind]
+    key = first_round * (len(events.action) + 1) + first_row
+    history = SeatHistory([], [], [], [], [])
+    for seat in range(4):
+        rows = np.flatnonzero(events.seat == seat)
+        action = events.action[rows]
+        history.riichi.append(rows[action == CODE["riichi"]])
+        history.discards.append(rows[action == CODE["discard"]])
+        history.changes.append(rows[is_action(action, HAND_CHANGES)])
+        order = np.flatnonzero(first_seat == seat)
+        order = order[np.argsort(key[order], kind="stable")]
+        # each kind's bit joins the running mask once per round: a running sum is the running OR
+        new_round = np.flatnonzero(np.diff(first_round[order], prepend=-1))
+        history.first_keys.append(key[order])
+        history.discarded.append(grouped_cumsum_1d(KIND_BITS[first_kind[order]], new_round, np.int64))
+    return history
+
+
 def discarded_mask(
-    first: np.ndarray, events: EventArrays, rows: np.ndarray, seats: np.ndarray, inclusive: bool
+    history: SeatHistory, events: EventArrays, rows: np.ndarray, seats: np.ndarray, inclusive: bool
 ) -> np.ndarray:
     """Kinds each seat discarded in the round before (or up to and including) each event row, as masks."""
-    at = first[events.round_id[rows], seats]  # (N, 34) first discard row of each kind
-    hit = at <= rows[:, None] if inclusive else at < rows[:, None]
-    return kind_masks(hit)
+    out = np.zeros(len(rows), dtype=np.int64)
+    round_id = events.round_id[rows]
+    key = round_id * (len(events.action) + 1) + rows
+    for seat in range(4):
+        at = np.flatnonzero(seats == seat)
+        keys = history.first_keys[seat]
+        if not len(at) or not len(keys):
+            continue
+        pos = np.searchsorted(keys, key[at], side="right" if inclusive else "left") - 1
+        found = np.maximum(pos, 0)
+        same_round = (pos >= 0) & (keys[found] // (len(events.action) + 1) == round_id[at])
+        out[at] = np.where(same_round, history.discarded[seat][found], 0)
+    return out
 
 
-def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int, queries: np.ndarray) -> np.ndarray:
-    """For each query row: the last row before it, in the same round, of ``rows_of_kind`` by ``seat``; else -1."""
-    mine = np.flatnonzero(rows_of_kind & (events.seat == seat))
+def _last_row_before(mine: np.ndarray, events: EventArrays, queries: np.ndarray) -> np.ndarray:
+    """For each query row: the last of the rows ``mine`` (ascending) before it in the same round; else -1."""
     if not len(mine):
         return np.full(len(queries), -1, dtype=np.int64)
     pos = np.searchsorted(mine, queries, side="left") - 1
@@ -130,7 +183,9 @@ def _last_row_before(rows_of_kind: np.ndarray, events: EventArrays, seat: int, q
     return np.where((pos >= 0) & (events.round_id[found] == events.round_id[queries]), found, -1)
 
 
-def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def find_passes(
+    events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray, history: SeatHistory
+) -> tuple[np.ndarray, np.ndarray]:
     """Candidate passes as (event rows, seats): a wait's tile discarded or added to a kan by another
     seat and not ronned by this seat, or discarded by the seat itself. ``ron_seats`` (n_rounds, 4)
     marks the seats that won by ron on their round's last discard or added kan."""
@@ -141,7 +196,7 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     hit = (waits[rows] & bit[:, None]) != 0
     # its own tile counts only when it let its winning tile go: a tsumogiri of a tile that completed the hand
     by_self = np.arange(4)[None, :] == events.seat[rows][:, None]
-    hit &= ~by_self | _declined_tsumo(events)[rows][:, None]
+    hit &= ~by_self | _declined_tsumo(events, history)[rows][:, None]
     # the seats that ronned the round's last released tile did not pass it
     last_of_round = last_row_per_round(events, released)
     is_last = np.zeros(len(rows), dtype=bool)
@@ -151,14 +206,13 @@ def find_passes(events: EventArrays, waits: np.ndarray, ron_seats: np.ndarray) -
     return rows[at], seats
 
 
-def _declined_tsumo(events: EventArrays) -> np.ndarray:
+def _declined_tsumo(events: EventArrays, history: SeatHistory) -> np.ndarray:
     """(n_events,) bool: a discard of the tile the seat's last hand-changing event drew (a tsumogiri)."""
     action, tile = events.action, events.tile
     out = np.zeros(len(action), dtype=bool)
-    changes_hand = is_action(action, ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita"))
     for seat in range(4):
-        discards = np.flatnonzero((events.seat == seat) & (action == CODE["discard"]))
-        last_change = _last_row_before(changes_hand, events, seat, discards)
+        discards = history.discards[seat]
+        last_change = _last_row_before(history.changes[seat], events, discards)
         drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
         out[discards] = drew & (tile[np.maximum(last_change, 0)] == tile[discards])
     return out
@@ -185,26 +239,25 @@ def furiten_before(
     events: EventArrays,
     passes: tuple[np.ndarray, np.ndarray],
     waits: np.ndarray,
-    first: np.ndarray,
+    history: SeatHistory,
     rows: np.ndarray,
     seats: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Furiten of seats just before events: (own_discard, temporary, riichi, in_riichi) bool arrays.
 
     ``passes`` are all (rows, seats) passes; only those by another seat's tile make temporary or
-    riichi furiten. ``waits`` come from current_waits, ``first`` from first_discards.
+    riichi furiten. ``waits`` come from current_waits, ``history`` from seat_history.
     """
     pass_rows, pass_seats = passes
     by_other = events.seat[pass_rows] != pass_seats
     riichi_row = np.full(len(rows), -1, dtype=np.int64)
     last_discard = np.full(len(rows), -1, dtype=np.int64)
-    is_riichi, is_discard = events.action == CODE["riichi"], events.action == CODE["discard"]
     for seat in range(4):
         at = seats == seat
-        riichi_row[at] = _last_row_before(is_riichi, events, seat, rows[at])
-        last_discard[at] = _last_row_before(is_discard, events, seat, rows[at])
+        riichi_row[at] = _last_row_before(history.riichi[seat], events, rows[at])
+        last_discard[at] = _last_row_before(history.discards[seat], events, rows[at])
     prev = _last_pass_before(pass_rows[by_other], pass_seats[by_other], rows, seats, events)
-    own = (waits[rows, seats] & discarded_mask(first, events, rows, seats, inclusive=False)) != 0
+    own = (waits[rows, seats] & discarded_mask(history, events, rows, seats, inclusive=False)) != 0
     in_riichi = riichi_row >= 0
     temporary = (prev >= 0) & (prev > last_discard)
     riichi = in_riichi & (prev >= 0) & (prev > riichi_row)
@@ -212,11 +265,11 @@ def furiten_before(
 
 
 def classify_passes(
-    events: EventArrays, passes: tuple[np.ndarray, np.ndarray], waits: np.ndarray, first: np.ndarray
+    events: EventArrays, passes: tuple[np.ndarray, np.ndarray], waits: np.ndarray, history: SeatHistory
 ) -> Passes:
     """Whether each pass found the seat furiten already, in riichi, and what furiten it leaves."""
     rows, seats = passes
-    own, temporary, riichi, in_riichi = furiten_before(events, passes, waits, first, rows, seats)
+    own, temporary, riichi, in_riichi = furiten_before(events, passes, waits, history, rows, seats)
     by_self = events.seat[rows] == seats
     kind = np.where(by_self, "own_discard", np.where(in_riichi, "riichi", "temporary"))
     return Passes(rows, seats, events.seat[rows], events.tile[rows], own | temporary | riichi, in_riichi, kind)
@@ -253,7 +306,9 @@ def _own_discard_runs(states: HandStates, own: np.ndarray) -> tuple[np.ndarray, 
     return rid[starts], seat[starts], np.maximum(row[starts], 0), end_row
 
 
-def furiten_intervals(events: EventArrays, states: HandStates, own: np.ndarray, passes: Passes) -> Intervals:
+def furiten_intervals(
+    events: EventArrays, states: HandStates, own: np.ndarray, passes: Passes, history: SeatHistory
+) -> Intervals:
     """Intervals of each furiten kind from the states' own-discard flags (1/0, -1 mid-turn) and the passes."""
     o_round, o_seat, o_start, o_end = _own_discard_runs(states, own)
     by_other = passes.from_seat != passes.seat
@@ -261,7 +316,7 @@ def furiten_intervals(events: EventArrays, states: HandStates, own: np.ndarray, 
     rows, seats = passes.event_row[temp], passes.seat[temp]
     next_discard = np.full(len(rows), -1, dtype=np.int64)
     for seat in range(4):
-        mine = np.flatnonzero((events.action == CODE["discard"]) & (events.seat == seat))
+        mine = history.discards[seat]
         at = np.flatnonzero(seats == seat)
         pos = np.searchsorted(mine, rows[at], side="right")
         found = mine[np.minimum(pos, len(mine) - 1)] if len(mine) else np.zeros(len(at), dtype=np.int64)

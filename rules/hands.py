@@ -2,8 +2,8 @@
 
 Each hand-changing event becomes a row of tile deltas (+1 drawn, -1 discarded, the tiles a call
 takes out of the hand, ...); the states are the cumulative sum of those rows within each
-(round, seat). The sum is one ``np.cumsum`` per chunk of whole groups, restarted at each
-group by subtracting what came before it.
+(round, seat), eight counts to an int64 word (rules.running). Each suit's base-5 index and the number of
+closed tiles are linear in the counts: they are summed along in the same pass.
 
 Inputs are plain arrays (see ``EventArrays``); nothing here reads files.
 """
@@ -11,9 +11,10 @@ Inputs are plain arrays (see ``EventArrays``); nothing here reads files.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
+
+from rules.running import grouped_running_sums, n_words, packed_deltas, unpack_counts, wrapped_cells
 
 ACTIONS = (
     "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita",
@@ -33,6 +34,8 @@ def is_action(action: np.ndarray, names: tuple[str, ...] | list[str]) -> np.ndar
     e.g. -1, are not)."""
     table = np.zeros(len(ACTIONS) + 1, dtype=bool)
     table[[CODE[name] for name in names]] = True
+    if action.size and action.min() >= 0 and action.max() < len(ACTIONS):  # two fast passes, no index arrays
+        return table[action]
     return table[np.where((action >= 0) & (action < len(ACTIONS)), action, len(ACTIONS))]
 
 
@@ -87,11 +90,10 @@ class HandStates:
     n_calls: np.ndarray
     after_action: np.ndarray
     """Action code of the event that made the state (-1: the deal)."""
-
-    @cached_property
-    def n_closed(self) -> np.ndarray:
-        """Closed tiles held in each state."""
-        return self.counts.sum(axis=1, dtype=np.int16)
+    suit_index: np.ndarray
+    """(N, 4) int64 base-5 index of each suit's counts (as rules.shanten.suit_indices gives)."""
+    n_closed: np.ndarray
+    """Closed tiles held in each state (int16)."""
 
 
 def last_row_per_round(events: EventArrays, rows_mask: np.ndarray) -> np.ndarray:
@@ -130,13 +132,15 @@ def _state_keys(events: EventArrays, changed_rows: np.ndarray) -> tuple[np.ndarr
     round_id = np.concatenate([deal_round, events.round_id[changed_rows]])
     seat = np.concatenate([deal_seat, events.seat[changed_rows]])
     event_row = np.concatenate([np.full(len(deal_round), -1), changed_rows])
-    order = np.lexsort((event_row, seat, round_id))
+    # deals come first and changed rows ascend: a stable sort by (round, seat) alone keeps the rows in order
+    order = np.argsort(round_id * 5 + (seat + 1), kind="stable")
     return round_id[order], seat[order], event_row[order]
 
 
-def hand_states(events: EventArrays) -> HandStates:
-    """Return every seat's closed hand after the deal and after each event that changed it."""
-    delta_row, delta_tile, delta = tile_deltas(events)
+def hand_states(events: EventArrays, deltas: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> HandStates:
+    """Return every seat's closed hand after the deal and after each event that changed it (``deltas``: the
+    events' tile_deltas when already known)."""
+    delta_row, delta_tile, delta = tile_deltas(events) if deltas is None else deltas
     changed = np.flatnonzero(np.bincount(delta_row, minlength=len(events.action)))
     round_id, seat, event_row = _state_keys(events, changed)
     group_start = np.flatnonzero(np.r_[True, (round_id[1:] != round_id[:-1]) | (seat[1:] != seat[:-1])])
@@ -151,24 +155,45 @@ def hand_states(events: EventArrays) -> HandStates:
     tiles = np.concatenate([events.hands_start[dealt_round, dealt_seat, slot], delta_tile])
     deltas = np.concatenate([np.ones(len(deal_state), dtype=np.int8), delta.astype(np.int8)])
     red_rules = events.has_red_fives[round_id[rows]]
-    matrix = _delta_matrix(rows, tiles, deltas, red_rules, len(round_id))
-    counts = grouped_cumsum(matrix, group_start)
+    counts, red, suit_index, n_closed = _running_hands(rows, tiles, deltas, red_rules, len(round_id), group_start)
     n_calls = grouped_cumsum_1d(_calls_added(events, event_row), group_start)
     idx = np.where(event_row >= 0, events.event_idx[np.maximum(event_row, 0)], -1)
     after = np.where(event_row >= 0, events.action[np.maximum(event_row, 0)], -1)
-    return HandStates(round_id, seat, event_row, idx, counts[:, :34], counts[:, 34:], n_calls, after)
+    return HandStates(round_id, seat, event_row, idx, counts, red, n_calls, after, suit_index, n_closed)
 
 
-def _delta_matrix(rows: np.ndarray, tiles: np.ndarray, deltas: np.ndarray, red_rules: np.ndarray, n: int) -> np.ndarray:
-    """(n, 37) int8 of summed deltas per state: kinds, then red fives where the rules have them."""
+_SUIT_WEIGHT = 5 ** (np.arange(34, dtype=np.int64) % 9)
+"""Weight of each 34-kind in its suit's base-5 index (rules.shanten.suit_indices)."""
+
+
+def _running_hands(
+    rows: np.ndarray, tiles: np.ndarray, deltas: np.ndarray, red_rules: np.ndarray, n: int, group_start: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per state from the summed deltas of its group so far: (n, 34) int8 counts of the kinds, (n, 3) int8 red
+    fives (where the rules have them; a view), (n, 4) int64 suit indices and (n,) int16 closed tiles.
+
+    The suit indices and the tile count are linear in the counts: they run along with them, in one pass."""
+    kinds = tiles >> 2
     red_col = _RED_COLUMN[tiles]
     is_red = (red_col >= 0) & red_rules
-    return add_counts(
-        np.concatenate([rows, rows[is_red]]),
-        np.concatenate([tiles // 4, red_col[is_red]]),
-        np.concatenate([deltas, deltas[is_red]]),
-        (n, N_COLUMNS),
+    count_rows, count_columns = wrapped_cells(
+        np.concatenate([rows, rows[is_red]]), np.concatenate([kinds, red_col[is_red]]), (n, N_COLUMNS)
     )
+    words, packed = packed_deltas(count_columns, np.concatenate([deltas, deltas[is_red]]))
+    n_packed = n_words(N_COLUMNS)
+    known = np.flatnonzero(kinds >= 0)
+    kinds, wide = kinds[known], deltas[known].astype(np.int64)
+    sums = grouped_running_sums(
+        np.concatenate([count_rows, rows[known], rows[known]]),
+        np.concatenate([words, n_packed + kinds // 9, np.full(len(known), n_packed + 4)]),
+        np.concatenate([packed, wide * _SUIT_WEIGHT[kinds], wide]),
+        (n, n_packed + 5),
+        group_start,
+    )
+    suit_index = np.ascontiguousarray(sums[n_packed : n_packed + 4].T)
+    lanes = unpack_counts(sums[:n_packed])
+    # the counts are read by many derivations: contiguous; the red fives only by the hand_states table
+    return np.ascontiguousarray(lanes[:, :34]), lanes[:, 34:N_COLUMNS], suit_index, sums[n_packed + 4].astype(np.int16)
 
 
 def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
@@ -177,36 +202,10 @@ def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
     return np.where(event_row >= 0, is_call[np.maximum(event_row, 0)], False).astype(np.int8)
 
 
-def grouped_cumsum_1d(values: np.ndarray, group_start: np.ndarray) -> np.ndarray:
-    """Cumulative sum of small non-negative int8 values restarting at each group start, as int8 (one
+def grouped_cumsum_1d(values: np.ndarray, group_start: np.ndarray, dtype: type = np.int8) -> np.ndarray:
+    """Cumulative sum of small non-negative values restarting at each group start, as ``dtype`` (one
     int64 running sum minus, for each group, the sum just before the group began)."""
     sums = np.cumsum(values, dtype=np.int64)
     before = sums[group_start] - values[group_start]
     lengths = np.diff(np.append(group_start, len(values)))
-    return (sums - np.repeat(before, lengths)).astype(np.int8)
-
-
-CHUNK_ROWS = 4096
-"""Rows summed per pass (chunks start at group starts). Each group's total is a real state (at most
-4 of a kind), so a chunk's running int16 sum stays below 4096 x 4 + 4, well inside int16."""
-
-
-def grouped_cumsum(matrix: np.ndarray, group_start: np.ndarray) -> np.ndarray:
-    """Cumulative sum of int8 rows restarting at each group start, as int8.
-
-    Works in chunks of whole groups: a chunk's int16 cumulative sum minus, for each group, the
-    sum just before the group began.
-    """
-    n = len(matrix)
-    out = np.empty(matrix.shape, dtype=np.int8)
-    # chunks begin at the last group start at or before every CHUNK_ROWS-th row
-    chunk_groups = np.searchsorted(group_start, np.arange(0, n, CHUNK_ROWS), side="right") - 1
-    bounds = np.unique(np.append(group_start[chunk_groups], n))
-    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-        sums = np.cumsum(matrix[a:b], axis=0, dtype=np.int16)
-        starts = group_start[(group_start >= a) & (group_start < b)] - a
-        before = np.zeros((len(starts), matrix.shape[1]), dtype=np.int16)
-        before[1:] = sums[starts[1:] - 1]
-        sums -= np.repeat(before, np.diff(np.append(starts, b - a)), axis=0)
-        out[a:b] = sums
-    return out
+    return (sums - np.repeat(before, lengths)).astype(dtype)

@@ -17,13 +17,12 @@ _IS_ORPHAN[TERMINALS_HONORS_34] = True
 
 def nagashi_eligible(events: EventArrays, n_rounds: int) -> np.ndarray:
     """Return (n_rounds, 4) bool: the seat discarded, only terminals and honors, none called."""
-    seat, round_id = events.seat, events.round_id
-    is_discard = events.action == CODE["discard"]
-    cell = round_id * 4 + seat
     size = n_rounds * 4
-    discards = np.bincount(cell[is_discard], minlength=size)
-    orphan_discards = np.bincount(cell[is_discard & _IS_ORPHAN[events.tile // 4]], minlength=size)
-    is_call = is_action(events.action, ("chi", "pon", "daiminkan"))
-    called_from = np.bincount((round_id * 4 + events.from_seat)[is_call], minlength=size)
+    rows = np.flatnonzero(events.action == CODE["discard"])
+    cell = events.round_id[rows] * 4 + events.seat[rows]
+    discards = np.bincount(cell, minlength=size)
+    orphan_discards = np.bincount(cell[_IS_ORPHAN[events.tile[rows] // 4]], minlength=size)
+    calls = np.flatnonzero(is_action(events.action, ("chi", "pon", "daiminkan")))
+    called_from = np.bincount(events.round_id[calls] * 4 + events.from_seat[calls], minlength=size)
     eligible = (discards > 0) & (orphan_discards == discards) & (called_from == 0)
     return eligible.reshape(n_rounds, 4)

@@ -8,6 +8,8 @@ melds and a pair), seven pairs and thirteen orphans (the last two for hands with
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from rules.suit_classes import honor_classes, number_classes, regular_from_classes
@@ -65,19 +67,67 @@ def kokushi_shanten(counts: np.ndarray) -> np.ndarray:
     return 13 - np.count_nonzero(orphans, axis=1) - (orphans >= 2).any(axis=1)
 
 
-def shanten(counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None) -> np.ndarray:
+_FIELDS = {"kinds": (0, 63), "pairs": (6, 31), "orphans": (11, 15), "paired_orphan_suits": (15, 7)}
+"""(shift, mask) of the counts packed in a special_tables entry; the widths hold the sums over four suits."""
+
+
+def _special_table(n_kinds: int, orphans: tuple[int, ...]) -> np.ndarray:
+    """(5**n_kinds,) uint32 by suit index: kinds held, kinds held twice or more, terminal/honor kinds held, and
+    1 when one of those is held twice or more, packed at _FIELDS."""
+    table = np.zeros(1, dtype=np.uint32)
+    for kind in range(n_kinds):  # kind k is digit k of the index: the new most significant digit each time
+        count = np.arange(5)
+        is_orphan = kind in orphans
+        entry = (count > 0) + ((count >= 2) << 6) + ((is_orphan & (count > 0)) << 11)
+        table = (entry.astype(np.uint32)[:, None] + table[None, :]).ravel()
+        if is_orphan:  # at most one flag per suit: set it where this kind is paired and no earlier one was
+            flag = np.uint32(1 << 15)
+            paired = np.repeat(np.arange(5) >= 2, len(table) // 5)
+            table[paired & ((table & flag) == 0)] += flag
+    return table
+
+
+@cache
+def special_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The special_shanten lookup tables of a number suit and of the honors (built once, in a few ms)."""
+    return _special_table(9, (0, 8)), _special_table(7, tuple(range(7)))
+
+
+def special_shanten(
+    counts: np.ndarray, indices: np.ndarray | None = None, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seven-pairs and thirteen-orphans shanten of the hands at ``rows`` (default all), (len,) int64 each, as
+    chiitoitsu_shanten and kokushi_shanten give. ``indices``, the hands' suit_indices when known, are read in
+    tables instead of counting over the 34 kinds (while every count is 0-4, which suit indices then name)."""
+    if indices is None or (len(counts) and (counts.min() < 0 or counts.max() > 4)):
+        held = counts if rows is None else counts[rows]
+        return chiitoitsu_shanten(held), kokushi_shanten(held)
+    at = indices if rows is None else indices[rows]
+    number, honor = special_tables()
+    summed = number[at[:, 0]] + number[at[:, 1]] + number[at[:, 2]] + honor[at[:, 3]]
+    kinds, pairs, orphans, paired = (((summed >> shift) & mask).astype(np.int64) for shift, mask in _FIELDS.values())
+    return 6 - pairs + np.maximum(0, 7 - kinds), 13 - orphans - (paired != 0)
+
+
+def shanten(
+    counts: np.ndarray,
+    n_calls: np.ndarray | int = 0,
+    distance: np.ndarray | None = None,
+    indices: np.ndarray | None = None,
+) -> np.ndarray:
     """Return the shanten of each hand (N,) int8: min of regular, seven pairs, thirteen orphans.
 
     ``counts`` is (N, 34) closed-tile counts with 13 - 3 x n_calls tiles (or one more, mid-turn),
-    ``n_calls`` the calls of each hand (an int or (N,)); ``distance``, the regular_distance of the
-    hands when already known. Seven pairs and thirteen orphans apply only to hands without calls.
+    ``n_calls`` the calls of each hand (an int or (N,)); ``distance`` and ``indices``, the regular_distance and
+    the suit_indices of the hands when already known. Seven pairs and thirteen orphans apply only to hands
+    without calls.
     """
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
     if distance is None:
-        distance = regular_distance(suit_indices(counts), calls)
+        distance = regular_distance(suit_indices(counts) if indices is None else indices, calls)
     result = (distance - 1).astype(np.int8)
     closed = np.flatnonzero(calls == 0)
-    special = np.minimum(chiitoitsu_shanten(counts[closed]), kokushi_shanten(counts[closed]))
+    special = np.minimum(*special_shanten(counts, indices, closed))
     result[closed] = np.minimum(result[closed], special)
     return result

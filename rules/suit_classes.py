@@ -121,5 +121,10 @@ def regular_from_classes(
 ) -> np.ndarray:
     """Fewest tiles to add for ``melds`` melds and ``pair`` pairs, from the four suits' classes (N,) int8."""
     tables = suit_classes()
-    three = tables.three_numbers[tables.pair_of_numbers[man, pin], sou]
-    return tables.regular[three, honors, melds, pair]
+    n_numbers, n_honors = tables.three_numbers.shape[1], tables.regular.shape[1]
+    # one flat index per lookup: several times faster than numpy's indexing by several arrays; a negative
+    # meld count wraps as an index would
+    two = tables.pair_of_numbers.ravel()[np.multiply(man, n_numbers, dtype=np.intp) + pin]
+    three = tables.three_numbers.ravel()[np.multiply(two, n_numbers, dtype=np.intp) + sou]
+    cell = (np.multiply(three, n_honors, dtype=np.intp) + honors) * (MAX_MELDS + 1) + np.mod(melds, MAX_MELDS + 1)
+    return tables.regular.ravel()[cell * 2 + pair]

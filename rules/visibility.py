@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CALLS, CODE, EventArrays, add_counts, grouped_cumsum, is_action, tile_deltas
+from rules.hands import CALLS, CODE, EventArrays, add_counts, is_action, tile_deltas
+from rules.running import running_counts, wrapped_cells
 
 
 @dataclass
@@ -48,15 +49,24 @@ def _running(
 ) -> np.ndarray:
     """Per-round running counts after each event, starting from ``start`` (n_rounds, 34)."""
     n = len(events.action)
-    matrix = add_counts(rows, tiles // 4, deltas, (n, 34))
     first = np.flatnonzero(np.r_[True, events.round_id[1:] != events.round_id[:-1]]) if n else np.zeros(0, int)
-    matrix[first] += start[events.round_id[first]]
-    return grouped_cumsum(matrix, first) if n else matrix
+    # the round's start counts join its first event's deltas
+    start_round, start_kind = np.nonzero(start[events.round_id[first]])
+    rows, kinds = wrapped_cells(rows, tiles // 4, (n, 34))
+    return running_counts(
+        np.concatenate([rows, first[start_round]]),
+        np.concatenate([kinds, start_kind]),
+        np.concatenate([deltas.astype(np.int8), start[events.round_id[first]][start_round, start_kind]]),
+        (n, 34),
+        first,
+    )
 
 
-def visibility(events: EventArrays, dora_indicator: np.ndarray) -> Visibility:
+def visibility(
+    events: EventArrays, dora_indicator: np.ndarray, deltas: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+) -> Visibility:
     """Running public and all-hands counts for every event; ``dora_indicator`` (n_rounds,) 136-ids
-    of each round's first indicator."""
+    of each round's first indicator; ``deltas``, the events' rules.hands.tile_deltas when already known."""
     n_rounds = len(events.hands_start)
     public_start = np.zeros((n_rounds, 34), dtype=np.int8)
     public_start[np.arange(n_rounds), dora_indicator // 4] = 1
@@ -65,7 +75,7 @@ def visibility(events: EventArrays, dora_indicator: np.ndarray) -> Visibility:
     closed_start = add_counts(dealt_round, dealt_kind, np.ones(len(dealt_round)), (n_rounds, 34))
     pub_rows, pub_tiles = _public_deltas(events)
     public = _running(pub_rows, pub_tiles, np.ones(len(pub_rows), dtype=np.int8), public_start, events)
-    hand_rows, hand_tiles, hand_deltas = tile_deltas(events)
+    hand_rows, hand_tiles, hand_deltas = tile_deltas(events) if deltas is None else deltas
     closed_all = _running(hand_rows, hand_tiles, hand_deltas, closed_start, events)
     return Visibility(public, closed_all, public_start, closed_start)
 

@@ -18,6 +18,7 @@ from rules.shanten import (
     chiitoitsu_shanten,
     kokushi_shanten,
     regular_distance,
+    special_shanten,
     suit_classes_of,
     suit_indices,
 )
@@ -64,14 +65,15 @@ def _fifth_copy_waits(
     return masks
 
 
-def regular_waits(counts: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
+def regular_waits(counts: np.ndarray, n_calls: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:
     """Waits of the regular form (melds + a pair) as masks (N,) int64; 0 when not tenpai.
 
-    ``counts`` (N, 34) must hold 13 - 3 x n_calls tiles. Every kind of a suit is tried at once:
-    the suit's class with that tile added (rules.suit_classes) against the other suits.
+    ``counts`` (N, 34) must hold 13 - 3 x n_calls tiles; ``indices``, their suit_indices when known. Every
+    kind of a suit is tried at once: the suit's class with that tile added (rules.suit_classes) against the
+    other suits.
     """
     need = MAX_MELDS - np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
-    indices = suit_indices(counts)
+    indices = suit_indices(counts) if indices is None else indices
     classes = suit_classes_of(indices)
     tables = suit_classes()
     masks = np.zeros(len(counts), dtype=np.int64)
@@ -92,18 +94,20 @@ def kind_masks(flags: np.ndarray) -> np.ndarray:
     return packed.view("<i8").ravel().astype(np.int64)
 
 
-def chiitoitsu_waits(counts: np.ndarray) -> np.ndarray:
-    """Seven-pairs waits (N,) int64: the single kind of a hand with six other distinct pairs."""
+def chiitoitsu_waits(counts: np.ndarray, shanten: np.ndarray | None = None) -> np.ndarray:
+    """Seven-pairs waits (N,) int64: the single kind of a hand with six other distinct pairs (``shanten``: the
+    hands' chiitoitsu_shanten when known)."""
     masks = np.zeros(len(counts), dtype=np.int64)
-    tenpai = np.flatnonzero(chiitoitsu_shanten(counts) == 0)
+    tenpai = np.flatnonzero((chiitoitsu_shanten(counts) if shanten is None else shanten) == 0)
     masks[tenpai] = kind_masks(counts[tenpai] == 1)
     return masks
 
 
-def kokushi_waits(counts: np.ndarray) -> np.ndarray:
-    """Thirteen-orphans waits (N,) int64: all thirteen kinds, or the one missing beside a pair."""
+def kokushi_waits(counts: np.ndarray, shanten: np.ndarray | None = None) -> np.ndarray:
+    """Thirteen-orphans waits (N,) int64: all thirteen kinds, or the one missing beside a pair (``shanten``: the
+    hands' kokushi_shanten when known)."""
     masks = np.zeros(len(counts), dtype=np.int64)
-    tenpai = np.flatnonzero(kokushi_shanten(counts) == 0)
+    tenpai = np.flatnonzero((kokushi_shanten(counts) if shanten is None else shanten) == 0)
     orphans = counts[tenpai][:, TERMINALS_HONORS_34]
     missing = np.zeros((len(tenpai), N_KINDS), dtype=bool)
     missing[:, TERMINALS_HONORS_34] = orphans == 0
@@ -112,25 +116,36 @@ def kokushi_waits(counts: np.ndarray) -> np.ndarray:
     return masks
 
 
-def waits_mask(counts: np.ndarray, n_calls: np.ndarray | int = 0, distance: np.ndarray | None = None) -> np.ndarray:
+def waits_mask(
+    counts: np.ndarray,
+    n_calls: np.ndarray | int = 0,
+    distance: np.ndarray | None = None,
+    indices: np.ndarray | None = None,
+) -> np.ndarray:
     """Return every hand's waits as a 34-bit mask (N,) int64, over all forms; 0 when not tenpai.
 
     ``counts`` (N, 34) closed-tile counts holding 13 - 3 x n_calls tiles; ``n_calls`` int or (N,).
-    Seven pairs and thirteen orphans count only for hands without calls. ``distance``: the hands'
-    regular_distance when already known.
+    Seven pairs and thirteen orphans count only for hands without calls. ``distance`` and ``indices``: the
+    hands' regular_distance and suit_indices when already known.
     """
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
     masks = np.zeros(len(counts), dtype=np.int64)
-    # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
     if distance is None:
-        distance = regular_distance(suit_indices(counts), calls)
-    near = np.flatnonzero((distance <= 1) | ((distance == 2) & (counts == 4).any(axis=1)))
+        distance = regular_distance(suit_indices(counts) if indices is None else indices, calls)
+    # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
+    is_near = distance <= 1
+    two = np.flatnonzero(distance == 2)
+    is_near[two] = (counts[two] == 4).any(axis=1)
+    near = np.flatnonzero(is_near)
     for start in range(0, len(near), CHUNK):
         rows = near[start : start + CHUNK]
-        masks[rows] = regular_waits(counts[rows], calls[rows])
+        masks[rows] = regular_waits(counts[rows], calls[rows], None if indices is None else indices[rows])
     closed = np.flatnonzero(calls == 0)
-    masks[closed] |= chiitoitsu_waits(counts[closed]) | kokushi_waits(counts[closed])
+    chiitoitsu, kokushi = special_shanten(counts, indices, closed)
+    tenpai = (chiitoitsu == 0) | (kokushi == 0)
+    held = counts[closed[tenpai]]
+    masks[closed[tenpai]] |= chiitoitsu_waits(held, chiitoitsu[tenpai]) | kokushi_waits(held, kokushi[tenpai])
     return masks
 
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat
+from pipeline.derive.inputs import RoundInputs, game_ids_of, has_quirk, per_seat
 from pipeline.sources.base import RULE_TRIPLE_RON_WINS
 from rules.aborts import derive_aborts
-from rules.furiten import RELEASES, furiten_before
+from rules.furiten import RELEASES, SeatHistory, furiten_before
 from rules.hands import is_action, last_row_per_round
 from rules.waits import KIND_BITS
 
 
-def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, passes: tuple) -> np.ndarray:
+def could_ron_last(inputs: RoundInputs, waits: np.ndarray, history: SeatHistory, passes: tuple) -> np.ndarray:
     """(n_rounds,) seats that could ron the round's last discard or added kan (waits, not furiten)."""
     ev = inputs.arrays
     n_rounds = inputs.rounds.num_rows
@@ -27,7 +27,7 @@ def could_ron_last(inputs: RoundInputs, waits: np.ndarray, first: np.ndarray, pa
     rows = np.repeat(last[rounds], 4)
     seats = np.tile(np.arange(4), len(rounds))
     bit = KIND_BITS[ev.tile[rows] // 4]
-    own, temporary, riichi, _ = furiten_before(ev, passes, waits, first, rows, seats)
+    own, temporary, riichi, _ = furiten_before(ev, passes, waits, history, rows, seats)
     can = ((waits[rows, seats] & bit) != 0) & (ev.seat[rows] != seats) & ~(own | temporary | riichi)
     out = np.zeros(n_rounds, dtype=np.int64)
     np.add.at(out, np.repeat(rounds, 4), can.astype(np.int64))
@@ -61,7 +61,7 @@ def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]
             "n_could_ron_last": could_ron,
         },
         "kyuushu": {
-            "game_id": game_ids[round_ids],
+            "game_id": game_ids_of(rounds, round_ids),
             "round_idx": round_idx[round_ids],
             "seat": seats,
             "first_draw_event_idx": aborts.first_draw_event_idx[round_ids, seats],

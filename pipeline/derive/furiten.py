@@ -18,6 +18,7 @@ from rules.furiten import (
     FURITEN_KINDS,
     RELEASES,
     Passes,
+    SeatHistory,
     classify_passes,
     current_waits,
     find_passes,
@@ -40,7 +41,7 @@ def win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
     return np.where(tsumo, last_draw[round_of_win], last_release[round_of_win])
 
 
-def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, first: np.ndarray,
+def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, history: SeatHistory,
                       passes: tuple[np.ndarray, np.ndarray]) -> dict:  # fmt: skip
     """Columns of win_checks."""
     wins, rounds = inputs.wins, inputs.rounds
@@ -50,7 +51,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     before = state_before(states, inputs.arrays, rows, seats)
     masks = waits_mask(states.counts[before], states.n_calls[before])
     tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
-    own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, first, rows, seats)
+    own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, history, rows, seats)
     ron = ~wins["is_tsumo"].to_numpy(zero_copy_only=False)
     kind = np.where(own, 0, np.where(riichi, 2, np.where(temporary, 1, -1)))
     return {
@@ -93,10 +94,10 @@ def pass_has_yaku(inputs: RoundInputs, states: HandStates, passes: Passes) -> np
 
 
 def furiten_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], first: np.ndarray, own: np.ndarray
+    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], history: SeatHistory, own: np.ndarray
 ) -> dict[str, dict]:
     """The furiten_passes, win_checks, abort_checks and kyuushu tables of one part (sanchahou needs the
-    furiten of every seat); ``first`` from rules.furiten.first_discards."""
+    furiten of every seat); ``history`` from rules.furiten.seat_history."""
     ev, rounds = inputs.arrays, inputs.rounds
     waits = current_waits(states, analysis["waits_mask"], ev)
     # the seats that declared ron on the last discard: the winners, or the three of a triple-ron abort
@@ -104,8 +105,8 @@ def furiten_columns(
     sanchahou = np.array(rounds["draw_kind"].fill_null("").to_pylist()) == "sanchahou"
     shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)
     declared = seat_sets(rounds["ron_seats"], rounds.num_rows) | (sanchahou[:, None] & shown)
-    passes = find_passes(ev, waits, declared)
-    classified = classify_passes(ev, passes, waits, first)
+    passes = find_passes(ev, waits, declared, history)
+    classified = classify_passes(ev, passes, waits, history)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     rid = ev.round_id[classified.event_row]
     kind_codes = np.select([classified.kind == k for k in FURITEN_KINDS], range(len(FURITEN_KINDS)), -1)
@@ -123,7 +124,7 @@ def furiten_columns(
         "furiten_kind": Coded(kind_codes.astype(np.int8), FURITEN_KINDS),
         "has_yaku": pass_has_yaku(inputs, states, classified),
     }
-    intervals = furiten_intervals(ev, states, own, classified)
+    intervals = furiten_intervals(ev, states, own, classified, history)
     return {
         "furiten": {
             "game_id": game_ids[intervals.round_id],
@@ -134,6 +135,6 @@ def furiten_columns(
             "end_event_idx": np.where(intervals.end_row >= 0, ev.event_idx[np.maximum(intervals.end_row, 0)], -1),
         },
         "furiten_passes": passes_table,
-        "win_checks": win_check_columns(inputs, states, waits, first, passes),
-        **abort_columns(inputs, could_ron_last(inputs, waits, first, passes)),
+        "win_checks": win_check_columns(inputs, states, waits, history, passes),
+        **abort_columns(inputs, could_ron_last(inputs, waits, history, passes)),
     }

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipeline.columns import Coded
 from pipeline.schema import TABLES, arrow_schema
 from rules.hands import CODE, EventArrays
 
@@ -178,9 +179,21 @@ def read_inputs(tables: PartTables) -> RoundInputs:
 def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
     """(n, 4) array of a list column with one value per seat (scores, deltas, shown flags); null rows
     and null values read as ``fill``."""
-    filled = pc.fill_null(column, pa.scalar([fill] * 4, column.type))
-    values = pc.list_flatten(filled).fill_null(fill).to_numpy(zero_copy_only=False)
-    return values.reshape(n, 4)
+    lists = column.combine_chunks()
+    # the non-null rows' values, placed by row (filling a list column's nulls in Arrow is far slower)
+    values = pc.list_flatten(lists).fill_null(fill).to_numpy(zero_copy_only=False)
+    out = np.full((n, 4), fill, dtype=values.dtype)
+    out[lists.is_valid().to_numpy(zero_copy_only=False)] = values.reshape(-1, 4)
+    return out
+
+
+def game_ids_of(rounds: pa.Table, round_ids: np.ndarray) -> Coded:
+    """The game id of the rounds ``round_ids`` (positions in ``rounds``, which are in game order) as codes into
+    the part's game ids: a hand_states' worth of ids is turned into Arrow far faster than as Python strings."""
+    ids = rounds["game_id"].to_numpy(zero_copy_only=False)
+    new_game = np.r_[True, ids[1:] != ids[:-1]] if len(ids) else np.zeros(0, dtype=bool)
+    game_of_round = np.cumsum(new_game) - 1
+    return Coded(game_of_round[round_ids].astype(np.int32), tuple(ids[new_game].tolist()))
 
 
 def has_quirk(rounds: pa.Table, quirk: str) -> np.ndarray:

@@ -21,13 +21,13 @@ import pyarrow.compute as pc
 
 from pipeline.columns import ColumnValues
 from pipeline.derive.furiten import furiten_columns
-from pipeline.derive.inputs import RoundInputs, per_seat
+from pipeline.derive.inputs import RoundInputs, game_ids_of, per_seat
 from pipeline.derive.riichi import riichi_columns
 from pipeline.derive.scoring import scoring_columns
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
-from rules.furiten import discarded_mask, first_discards
-from rules.hands import EventArrays, HandStates, hand_states, last_row_per_round
+from rules.furiten import SeatHistory, discarded_mask, seat_history
+from rules.hands import EventArrays, HandStates, hand_states, last_row_per_round, tile_deltas
 from rules.nagashi import nagashi_eligible
 from rules.visibility import Visibility, visibility
 
@@ -45,13 +45,13 @@ def _last_states(states: HandStates, n_rounds: int) -> np.ndarray:
 
 
 def own_discard_furiten(
-    states: HandStates, waits_mask: np.ndarray, first: np.ndarray, events: EventArrays
+    states: HandStates, waits_mask: np.ndarray, history: SeatHistory, events: EventArrays
 ) -> np.ndarray:
     """Per state between turns: a wait is among the seat's own discards so far (1/0); -1 mid-turn."""
     out = np.full(len(waits_mask), -1, dtype=np.int8)
     between = np.flatnonzero(waits_mask >= 0)
     rows = np.maximum(states.event_row[between], 0)
-    so_far = discarded_mask(first, events, rows, states.seat[between], inclusive=True)
+    so_far = discarded_mask(history, events, rows, states.seat[between], inclusive=True)
     so_far = np.where(states.event_row[between] >= 0, so_far, 0)
     out[between] = (waits_mask[between] & so_far) != 0
     return out
@@ -61,15 +61,14 @@ def hand_state_columns(
     inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
 ) -> dict:
     """Columns of the hand_states table; ``own`` from own_discard_furiten."""
-    game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = inputs.rounds["round_idx"].to_numpy()
     return {
-        "game_id": game_ids[states.round_id],
+        "game_id": game_ids_of(inputs.rounds, states.round_id),
         "round_idx": round_idx[states.round_id],
         "seat": states.seat,
         "event_idx": states.event_idx,
         # stored as 34 digits: a flat string column writes far faster than a list of 34 per row
-        "counts": states.counts.astype(np.uint8) + ord("0"),
+        "counts": states.counts.view(np.uint8) + np.uint8(ord("0")),
         "red_fives": states.red,
         "n_closed": states.n_closed,
         "n_calls": states.n_calls,
@@ -121,10 +120,12 @@ def draw_outcome_columns(
 
 def _shown_matches(rounds: pa.Table, round_ids: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """1 where the shown hand equals the tracked closed tiles, 0 where not, -1 where not shown."""
-    per_seat_hands = pc.list_flatten(
-        pc.fill_null(rounds["hands_shown"], pa.scalar([[]] * 4, rounds["hands_shown"].type))
-    )
-    lengths = pc.list_value_length(per_seat_hands).to_numpy(zero_copy_only=False).reshape(-1, 4)
+    # a round without shown hands (null) shows four empty ones
+    lists = rounds["hands_shown"].combine_chunks()
+    per_seat_hands = pc.list_flatten(lists)
+    lengths = np.zeros((rounds.num_rows, 4), dtype=np.int64)
+    shown_rounds = lists.is_valid().to_numpy(zero_copy_only=False)
+    lengths[shown_rounds] = pc.list_value_length(per_seat_hands).to_numpy(zero_copy_only=False).reshape(-1, 4)
     tiles = pc.list_flatten(per_seat_hands).to_numpy(zero_copy_only=False).astype(np.int64)
     owner = np.repeat(np.arange(lengths.size), lengths.ravel())
     shown = np.zeros((lengths.size, 34), dtype=np.int16)
@@ -136,12 +137,13 @@ def _shown_matches(rounds: pa.Table, round_ids: np.ndarray, seats: np.ndarray, c
 
 def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     """Run the derivations over one part's rounds; return derived table name -> columns."""
-    states = hand_states(inputs.arrays)
-    vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
+    deltas = tile_deltas(inputs.arrays)
+    states = hand_states(inputs.arrays, deltas)
+    vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy(), deltas)
     analysis = analyse_states(states, vis)
     outcomes = draw_outcome_columns(inputs, states, analysis, vis)
-    first = first_discards(inputs.arrays)
-    own = own_discard_furiten(states, analysis["waits_mask"], first, inputs.arrays)
+    history = seat_history(inputs.arrays)
+    own = own_discard_furiten(states, analysis["waits_mask"], history, inputs.arrays)
     tenpai = np.zeros((inputs.rounds.num_rows, 4), dtype=bool)
     nagashi = np.zeros_like(tenpai)
     tenpai[outcomes["_round_id"], outcomes["seat"]] = outcomes["is_tenpai"]
@@ -151,7 +153,7 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
         "hand_states": hand_state_columns(inputs, states, analysis, own),
         "draw_outcomes": outcomes,
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
-        **furiten_columns(inputs, states, analysis, first, own),
+        **furiten_columns(inputs, states, analysis, history, own),
         "riichi": riichi_columns(inputs, states, analysis, own),
         **scoring_columns(inputs),
     }

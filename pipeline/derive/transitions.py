@@ -12,8 +12,9 @@ from datetime import datetime
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from pipeline.derive.inputs import RoundInputs, per_seat, seat_sets
+from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat, seat_sets
 from rules.hands import CODE
 from rules.payments import draw_payments
 from rules.rotation import next_round
@@ -24,10 +25,10 @@ TENPAI_YAME_SINCE = datetime(2010, 6, 1)
 
 def _has_tenpai_yame(rounds: pa.Table) -> np.ndarray:
     """Per round: the game's date is from June 2010 on (or, undated, the log is not in the 2009 format)."""
-    started = rounds["started_at"].to_pylist()
-    quirks = rounds["log_quirks"].to_pylist()
-    dated = [s >= TENPAI_YAME_SINCE if s is not None else None for s in started]
-    return np.array([d if d is not None else "shuffle_in_init" not in q for d, q in zip(dated, quirks, strict=True)])
+    started = rounds["started_at"].combine_chunks()
+    dated = pc.greater_equal(started, pa.scalar(TENPAI_YAME_SINCE, started.type)).fill_null(False)
+    undated = started.is_null().to_numpy(zero_copy_only=False)
+    return np.where(undated, ~has_quirk(rounds, "shuffle_in_init"), dated.to_numpy(zero_copy_only=False))
 
 
 def transition_columns(inputs: RoundInputs, tenpai: np.ndarray, nagashi: np.ndarray) -> dict:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays
+from rules.hands import CODE, EventArrays, is_action
 from rules.scoring.inputs import CHI, CLOSED_KAN, NO_MELD, OPEN_KAN, PON
 
 LIVE_DRAWS = {4: 70, 3: 55}
@@ -53,25 +53,37 @@ def _prefix(flags: np.ndarray) -> np.ndarray:
 
 @dataclass
 class _Counts:
-    """Events before each row (prefix sums, length E + 1): calls, draws, and per seat (4, E + 1) its draws and
-    its discards."""
+    """Events before each row: prefix sums (length E + 1) of the calls and the draws; and each seat's rows of
+    draws and of discards (ascending), to count its own before any row (_own_before)."""
 
     calls: np.ndarray
     draws: np.ndarray
-    own_draws: np.ndarray
-    own_discards: np.ndarray
+    own_draws: list[np.ndarray]
+    own_discards: list[np.ndarray]
 
 
 def _counts(events: EventArrays) -> _Counts:
-    """The prefix sums of the events that the situational flags count."""
-    by_seat = events.seat[None, :] == np.arange(4)[:, None]
+    """The prefix sums and row lists of the events that the situational flags count."""
     draw = events.action == CODE["draw"]
+    draws, discards = np.flatnonzero(draw), np.flatnonzero(events.action == CODE["discard"])
     return _Counts(
-        calls=_prefix(np.isin(events.action, CALLS)),
+        calls=_prefix(is_action(events.action, ("chi", "pon", "daiminkan", "ankan", "kakan"))),
         draws=_prefix(draw),
-        own_draws=_prefix(draw[None, :] & by_seat),
-        own_discards=_prefix((events.action == CODE["discard"])[None, :] & by_seat),
+        own_draws=[draws[events.seat[draws] == seat] for seat in range(4)],
+        own_discards=[discards[events.seat[discards] == seat] for seat in range(4)],
     )
+
+
+def _own_before(rows_by_seat: list[np.ndarray], seat: np.ndarray, at: np.ndarray, n_events: int) -> np.ndarray:
+    """Per query: how many rows of its ``seat`` lie before row ``at``, as a (4, n_events + 1) prefix sum read at
+    [seat, at] would give (a negative seat or ``at`` counts from the end)."""
+    seat, at = np.broadcast_arrays(np.asarray(seat, dtype=np.int64), np.asarray(at, dtype=np.int64))
+    at = np.where(at < 0, at + n_events + 1, at)
+    out = np.zeros(seat.shape, dtype=np.int64)
+    for s, rows in enumerate(rows_by_seat):
+        mine = seat % 4 == s
+        out[mine] = np.searchsorted(rows, at[mine], side="left")
+    return out
 
 
 def round_starts(events: EventArrays) -> np.ndarray:
@@ -105,7 +117,8 @@ def _riichi_flags(
     is_riichi = riichi < w
     declared = np.minimum(riichi, w)
     # the winner's discards since the declaration: the riichi tile, and one more once a go-around has passed
-    discards_since = counts.own_discards[seat, w] - counts.own_discards[seat, declared]
+    n = len(events.action)
+    discards_since = _own_before(counts.own_discards, seat, w, n) - _own_before(counts.own_discards, seat, declared, n)
     no_call_since = counts.calls[w] == counts.calls[declared]
     return {
         "is_riichi": is_riichi,
@@ -141,7 +154,8 @@ def situations(
     is_rinshan = is_tsumo & after_own_kan & (events.seat[np.maximum(previous, 0)] == seat)
     n_draws = counts.draws[w + 1] - counts.draws[r0]  # the winning draw included
     last_draw = n_draws == np.where(np.asarray(n_players) == 3, LIVE_DRAWS[3], LIVE_DRAWS[4])
-    first_own_draw = counts.own_draws[seat, w + 1] - counts.own_draws[seat, r0] == 1
+    n = len(action)
+    first_own_draw = _own_before(counts.own_draws, seat, w + 1, n) - _own_before(counts.own_draws, seat, r0, n) == 1
     return {
         **_riichi_flags(events, counts, win_round, seat, r0, w),
         "is_chankan": ~is_tsumo & np.isin(action[w], [CODE["kakan"], CODE["ankan"]]),
