@@ -97,7 +97,7 @@ def is_container(path: Path) -> bool:
     """Whether a file is a container of logs (zip, tar, compressed tar, log database), judged by content.
 
     An unreadable file is not a container (reading it then fails as a plain file)."""
-    return _container(Path(path)) is not None
+    return _container(Path(path), _head(path)[0]) is not None
 
 
 def entries(path: Path | str) -> Iterator[Entry]:
@@ -107,8 +107,7 @@ def entries(path: Path | str) -> Iterator[Entry]:
     module docstring."""
     name = os.path.abspath(path)
     head, size = _head(name)
-    kind = _kind_of(name, head)
-    container = None if kind is None else _reader(Path(name), kind)
+    container = _container(Path(name), head)
     if container is None:
         yield Entry(name, size if head is not None else _file_size(name), _PLAIN_FILE, name)
     else:
@@ -121,15 +120,11 @@ def close_all() -> None:
 
 
 # --- detection --------------------------------------------------------------------------------------------------
-def _container(path: Path) -> _Container | None:
-    """The reader of a container, or None for a plain (or unreadable) file."""
-    kind = _kind_of(path, _head(path)[0])
-    return None if kind is None else _reader(path, kind)
-
-
-def _reader(path: Path, kind: str) -> _Container | None:
-    """The reader of a file of that container kind (None for a database that holds no logs)."""
-    if kind == "sqlite" and not _holds_logs(path):
+def _container(path: Path, head: bytes | None) -> _Container | None:
+    """The reader of a container from its first bytes (see _head), or None for a plain (or unreadable) file or a
+    database that holds no logs."""
+    kind = _kind_of(path, head)
+    if kind is None or (kind == "sqlite" and not _holds_logs(path)):
         return None
     return _READERS[kind](path)
 

@@ -122,12 +122,10 @@ def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
     (game_id, round_idx); -1 for a row whose round is not there."""
     if not rounds.num_rows or not rows.num_rows:
         return np.full(rows.num_rows, -1, dtype=np.int64)
-    round_games = rounds["game_id"].to_numpy(zero_copy_only=False)
-    first = np.r_[True, round_games[1:] != round_games[:-1]]
-    game_of_round = np.cumsum(first) - 1
+    game_ids, game_of_round = _games_of_rounds(rounds)
     # each row's game as a position among the rounds' games: hash the row ids once, look up the distinct ones
     encoded = pc.dictionary_encode(rows["game_id"]).combine_chunks()
-    game_of_value = pc.index_in(encoded.dictionary, value_set=pa.array(round_games[first], pa.string()))
+    game_of_value = pc.index_in(encoded.dictionary, value_set=pa.array(game_ids, pa.string()))
     game_of_row = game_of_value.fill_null(-1).to_numpy(zero_copy_only=False)[encoded.indices.to_numpy()]
     # one sortable key per round: the game's position, then the round index
     round_keys = game_of_round * 65536 + rounds["round_idx"].to_numpy().astype(np.int64)
@@ -190,10 +188,15 @@ def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
 def game_ids_of(rounds: pa.Table, round_ids: np.ndarray) -> Coded:
     """The game id of the rounds ``round_ids`` (positions in ``rounds``, which are in game order) as codes into
     the part's game ids: a hand_states' worth of ids is turned into Arrow far faster than as Python strings."""
+    game_ids, game_of_round = _games_of_rounds(rounds)
+    return Coded(game_of_round[round_ids].astype(np.int32), tuple(game_ids.tolist()))
+
+
+def _games_of_rounds(rounds: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct game ids of ``rounds`` (in game order) and each round's position among them."""
     ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     new_game = np.r_[True, ids[1:] != ids[:-1]] if len(ids) else np.zeros(0, dtype=bool)
-    game_of_round = np.cumsum(new_game) - 1
-    return Coded(game_of_round[round_ids].astype(np.int32), tuple(ids[new_game].tolist()))
+    return ids[new_game], np.cumsum(new_game) - 1
 
 
 def has_quirk(rounds: pa.Table, quirk: str) -> np.ndarray:

@@ -44,6 +44,16 @@ def dictionary_columns(schema: pa.Schema) -> list[str]:
     return [name for name in strings if name not in UNIQUE_STRINGS]
 
 
+def writer_options(schema: pa.Schema) -> dict:
+    """The Parquet writer options every paipu file is written with: zstd, dictionaries and statistics where
+    they pay (dictionary_columns, statistics_columns)."""
+    return {
+        "compression": "zstd",
+        "use_dictionary": dictionary_columns(schema),
+        "write_statistics": statistics_columns(schema),
+    }
+
+
 def _publish(tmp: Path, path: Path, expected_rows: int) -> None:
     """Read the temp file's footer back, check its row count, rename it into place."""
     written = pq.ParquetFile(tmp).metadata.num_rows
@@ -64,13 +74,7 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> None:
     meta.update(file_metadata())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(
-            table.replace_schema_metadata(meta),
-            tmp,
-            compression="zstd",
-            use_dictionary=dictionary_columns(table.schema),
-            write_statistics=statistics_columns(table.schema),
-        )
+        pq.write_table(table.replace_schema_metadata(meta), tmp, **writer_options(table.schema))
         _publish(tmp, path, table.num_rows)
     except OSError as exc:
         raise WarehouseError(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -101,13 +105,7 @@ class AtomicParquetWriter:
         try:
             if self.writer is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.writer = pq.ParquetWriter(
-                    self.tmp,
-                    self.schema,
-                    compression="zstd",
-                    use_dictionary=dictionary_columns(self.schema),
-                    write_statistics=statistics_columns(self.schema),
-                )
+                self.writer = pq.ParquetWriter(self.tmp, self.schema, **writer_options(self.schema))
             self.writer.write_table(table.replace_schema_metadata(self.schema.metadata))
         except OSError as exc:
             self._discard()

@@ -32,7 +32,7 @@ from rules.scoring.inputs import CHI, CLOSED_KAN, NO_MELD, OPEN_KAN, PON
 LIVE_DRAWS = {4: 70, 3: 55}
 """Draws from the wall in a round that reaches its end (replacement draws included), by players."""
 
-CALLS = [CODE[a] for a in ("chi", "pon", "daiminkan", "ankan", "kakan")]
+CALLS = ("chi", "pon", "daiminkan", "ankan", "kakan")
 """Actions that interrupt the first go-around and break ippatsu."""
 
 KANS_AND_KITA = [CODE[a] for a in ("daiminkan", "ankan", "kakan", "kita")]
@@ -67,7 +67,7 @@ def _counts(events: EventArrays) -> _Counts:
     draw = events.action == CODE["draw"]
     draws, discards = np.flatnonzero(draw), np.flatnonzero(events.action == CODE["discard"])
     return _Counts(
-        calls=_prefix(is_action(events.action, ("chi", "pon", "daiminkan", "ankan", "kakan"))),
+        calls=_prefix(is_action(events.action, CALLS)),
         draws=_prefix(draw),
         own_draws=[draws[events.seat[draws] == seat] for seat in range(4)],
         own_discards=[discards[events.seat[discards] == seat] for seat in range(4)],
