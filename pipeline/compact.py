@@ -23,6 +23,7 @@ to the warehouse.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +49,10 @@ ROW_GROUP_ROWS = 1_000_000
 
 COMPACTED_PREFIX = "part-c"
 """Name prefix of a merged part: ``part-c`` + 16 hex is one character longer than a batch part's name
-(``part-`` + 16 hex), so the two never coincide."""
+(``part-`` + 16 hex), so the two never coincide. A batch part's hex may itself start with ``c``: tell the
+two apart with is_compacted_part, never by the prefix alone."""
+
+_COMPACTED_NAME = re.compile(rf"{COMPACTED_PREFIX}[0-9a-f]{{16}}\.parquet")
 
 
 @dataclass
@@ -93,6 +97,12 @@ def compacted_name(names: Sequence[str], attempt: int = 0) -> str:
     sorted names joined by '|' (``attempt`` > 0 salts the hash, for the unlikely case of a name taken)."""
     key = "|".join(sorted(names)) + (f"#{attempt}" if attempt else "")
     return f"{COMPACTED_PREFIX}{hashlib.blake2b(key.encode(), digest_size=8).hexdigest()}.parquet"
+
+
+def is_compacted_part(name: str) -> bool:
+    """Return whether the part file name ``name`` is a merged part's (``part-c`` + 16 hex + ``.parquet``)
+    rather than a batch part's (``part-`` + 16 hex, which may start with ``c``)."""
+    return _COMPACTED_NAME.fullmatch(name) is not None
 
 
 def compact(

@@ -18,7 +18,7 @@ from warehouse_contents import contents, differences
 import pipeline.compact as compact_module
 from pipeline import __version__
 from pipeline.cli import app
-from pipeline.compact import compact, compacted_name, plan_runs
+from pipeline.compact import compact, compacted_name, is_compacted_part, plan_runs
 from pipeline.derive.run import derive, stale_parts
 from pipeline.ingest import ingest
 from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, TABLES
@@ -110,6 +110,9 @@ def test_the_merged_name_hashes_the_sorted_old_names() -> None:
     assert compacted_name(names) == compacted_name(names[::-1]) == f"part-c{digest.hexdigest()}.parquet"
     assert len(compacted_name(names)) == len(names[0]) + 1  # never a batch part's name
     assert compacted_name(names, attempt=1) != compacted_name(names)
+    assert is_compacted_part(compacted_name(names)) and is_compacted_part(compacted_name(names, attempt=1))
+    # a batch part whose hex starts with "c" is not a merged part (this once made a test fail at random)
+    assert not any(is_compacted_part(n) for n in [*names, "part-cfa0511f4f498637.parquet"])
 
 
 # --- compacting -----------------------------------------------------------------------------------------------
@@ -183,7 +186,7 @@ def test_a_changed_copy_of_a_merged_game_replaces_it_in_every_table(
     warehouse: Warehouse, built: tuple[Path, dict], inputs: Path
 ) -> None:
     compact(warehouse, max_games=MAX_GAMES)
-    merged = next(p for p in warehouse.table_files("games") if p.name.startswith("part-c"))
+    merged = next(p for p in warehouse.table_files("games") if is_compacted_part(p.name))
     game = next(g for g in warehouse.stored_games().values() if g.part == merged and Path(g.source_file).is_file())
     source = Path(game.source_file)
     original = source.read_bytes()
@@ -197,7 +200,7 @@ def test_a_changed_copy_of_a_merged_game_replaces_it_in_every_table(
     now = contents(warehouse)
     assert differences({t: built[1][t] for t in ALL}, now) == []  # every table: the same rows, once
     stored = {g.game_id: g for g in warehouse.stored_games().values()}
-    assert stored[game.game_id].part != merged and not stored[game.game_id].part.name.startswith("part-c")
+    assert stored[game.game_id].part != merged and not is_compacted_part(stored[game.game_id].part.name)
     relative = merged.relative_to(warehouse.root / "games")
     for table in ALL:
         path = warehouse.root / table / relative
