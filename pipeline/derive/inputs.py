@@ -7,7 +7,10 @@ Rounds are numbered 0.. in (game_id, round_idx) order: ``round_id``.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,15 +97,49 @@ def game_slices(tables: PartTables, games_per_slice: int = GAMES_PER_READ) -> It
     ids = ids.take(pc.sort_indices(ids)).combine_chunks()
     for start in range(0, len(ids), games_per_slice):
         wanted = ids.slice(start, games_per_slice)
-        yield {name: table.filter(pc.is_in(table["game_id"], value_set=wanted)) for name, table in tables.items()}
+        yield {name: table.filter(_is_game_in(table["game_id"], wanted)) for name, table in tables.items()}
+
+
+def _is_game_in(game_ids: pa.ChunkedArray, wanted: pa.Array) -> pa.ChunkedArray:
+    """Boolean mask of the rows whose game id is in ``wanted``; a dictionary-encoded column (as part_tables
+    reads it) is looked up by its dictionary, not row by row."""
+    masks = [
+        pc.is_in(chunk.dictionary, value_set=wanted).take(chunk.indices)
+        if pa.types.is_dictionary(chunk.type)
+        else pc.is_in(chunk, value_set=wanted)
+        for chunk in game_ids.chunks
+    ]
+    return pa.chunked_array(masks, pa.bool_())
 
 
 def connect_part(tables: PartTables) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with the part's tables as views of the same names."""
+    """A new DuckDB connection with the part's tables as views of the same names."""
     con = duckdb.connect(config={"threads": 1})  # a worker's share: parts run in parallel, not their queries
     for name, table in tables.items():
         con.register(name, table)
     return con
+
+
+_CONNECTIONS = threading.local()
+"""One DuckDB connection per thread and process (process id, connection), reused by every part it reads:
+opening one costs about as much as the queries of a 1,000-game part."""
+
+
+@contextmanager
+def registered_part(tables: PartTables) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Yield this thread's DuckDB connection with the part's tables as views of the same names; the views
+    are dropped on exit, so the connection keeps no part alive."""
+    cached = getattr(_CONNECTIONS, "value", None)
+    if cached is None or cached[0] != os.getpid():  # a forked child must not use its parent's connection
+        cached = _CONNECTIONS.value = (os.getpid(), duckdb.connect(config={"threads": 1}))
+    con = cached[1]
+    for name, table in tables.items():
+        con.register(name, table)
+    try:
+        yield con
+    finally:
+        for name in tables:
+            con.unregister(name)
 
 
 def _hands_start(rounds: pa.Table) -> np.ndarray:
@@ -152,8 +189,9 @@ def read_inputs(tables: PartTables) -> RoundInputs:
     """Read the rounds, events and wins of every game of a part (see part_tables), in game order;
     split_inputs cuts them into chunks. Events are taken as stored (parts are written game by game, event
     by event) and sorted only when a part is not in that order."""
-    con = connect_part(tables)
-    rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
+    with registered_part(tables) as con:
+        rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
+        wins = con.sql(_WINS_SQL).to_arrow_table()
     events = tables["events"].select(EVENT_COLUMNS)
     events, round_id = _in_round_order(events, round_positions(rounds, events))
     melds = events["meld_tiles"].combine_chunks()
@@ -171,7 +209,7 @@ def read_inputs(tables: PartTables) -> RoundInputs:
         hands_start=_hands_start(rounds),
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
-    return RoundInputs(rounds, events, con.sql(_WINS_SQL).to_arrow_table(), arrays)
+    return RoundInputs(rounds, events, wins, arrays)
 
 
 def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
