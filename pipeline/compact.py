@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from pipeline.derive.run import stale_parts
 from pipeline.errors import WarehouseError
-from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, TABLES, arrow_schema
+from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, arrow_schema
 from pipeline.store.parquet import AtomicParquetWriter, remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
@@ -131,10 +131,10 @@ def compact(
     partitions: dict[Path, list[tuple[str, int]]] = {}
     for part in warehouse.table_files("games"):
         n_games, schema_version = _games_footer(part)
-        if schema_version == SCHEMA_VERSION and part not in stale:
+        if schema_version in CURRENT_FACT_VERSIONS and part not in stale:
             partitions.setdefault(part.parent.relative_to(games_root), []).append((part.name, n_games))
         elif 2 * n_games < max_games:  # a small part left alone: say why
-            if schema_version != SCHEMA_VERSION:
+            if schema_version not in CURRENT_FACT_VERSIONS:
                 report.old_schema += 1
             else:
                 report.underived += 1

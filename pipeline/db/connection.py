@@ -18,7 +18,8 @@ _PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_
 
 
 READABLE_FACT_VERSIONS = ("1", "2", "3")
-"""Schema versions of fact tables this paipu reads (2 made wins.fu nullable and added server_flags)."""
+"""Schema versions of fact tables this paipu reads besides the current one (2 made wins.fu nullable and added
+server_flags; 4 changed only a derived table)."""
 
 
 def _require_current_schema(warehouse: Warehouse) -> None:

@@ -67,9 +67,9 @@ def hand_state_columns(
         "round_idx": round_idx[states.round_id],
         "seat": states.seat,
         "event_idx": states.event_idx,
-        # stored as 34 digits: a flat string column writes far faster than a list of 34 per row
-        "counts": states.counts.view(np.uint8) + np.uint8(ord("0")),
-        "red_fives": states.red,
+        # stored as 37 digits (34 kind counts, 3 red-five flags): a flat string column writes far faster than
+        # lists per row
+        "counts": np.concatenate([states.counts, states.red], axis=1).astype(np.uint8) + np.uint8(ord("0")),
         "n_closed": states.n_closed,
         "n_calls": states.n_calls,
         **analysis,

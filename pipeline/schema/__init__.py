@@ -12,13 +12,13 @@ import pyarrow as pa
 
 from pipeline.columns import ColumnValues, to_arrow_array
 from pipeline.errors import SchemaError
-from pipeline.schema.base import SCHEMA_VERSION, Column
+from pipeline.schema.base import CURRENT_FACT_VERSIONS, SCHEMA_VERSION, Column
 from pipeline.schema.derived import DERIVED_TABLES
 from pipeline.schema.facts import MANIFEST, TABLES
 
 __all__ = [
-    "ALL_TABLES", "DERIVED_TABLES", "SCHEMA_VERSION", "TABLES", "Column", "arrow_schema", "markdown_tables",
-    "new_buffers", "to_arrow",
+    "ALL_TABLES", "CURRENT_FACT_VERSIONS", "DERIVED_TABLES", "SCHEMA_VERSION", "TABLES", "Column", "arrow_schema",
+    "markdown_tables", "new_buffers", "to_arrow",
 ]  # fmt: skip
 
 ALL_TABLES: dict[str, list[Column]] = {**TABLES, **DERIVED_TABLES, "manifest": MANIFEST}

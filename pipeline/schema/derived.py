@@ -11,9 +11,9 @@ HAND_STATES = [
     *ROUND_KEY,
     col("seat", I8, "Seat whose hand it is"),
     col("event_idx", I32, "The event after which the hand is this; null: as dealt", True),
-    col("counts", STR, "Closed tiles per 34-kind, stored as 34 digits 0-4 (kind k at position k + 1); the "
-       "hand_states view turns them into a list of 34 integers (counts[k + 1] in SQL)"),
-    col("red_fives", pa.list_(I8, 3), "Red 5m, 5p, 5s among the closed tiles"),
+    col("counts", STR, "Closed tiles, stored as 37 digits: per 34-kind 0-4 (kind k at position k + 1), then the "
+       "red 5m, 5p, 5s among them 0-1 (positions 35-37); the hand_states view gives counts as a list of 34 "
+       "integers (counts[k + 1] in SQL) and red_fives as a list of 3"),
     col("n_closed", I8, "Closed tiles held"),
     col("n_calls", I8, "Melds called (chi, pon, kans); each replaces one of the four melds"),
     col("shanten", I8, "Tiles away from tenpai (0 tenpai, -1 complete): regular, seven pairs, thirteen orphans"),
