@@ -221,6 +221,26 @@ def test_parts_not_derived_by_this_version_are_left_alone(warehouse: Warehouse, 
     assert differences(built[1], contents(warehouse)) == []
 
 
+def _set_schema_version(part: Path, version: bytes) -> None:
+    """Rewrite a part file as if an older paipu had written it with schema ``version``."""
+    table = pq.read_table(part, partitioning=None)
+    pq.write_table(table.replace_schema_metadata({**table.schema.metadata, b"paipu_schema_version": version}), part)
+
+
+def test_fact_parts_of_a_version_with_the_current_columns_are_merged_older_ones_left_alone(
+    warehouse: Warehouse, built: tuple[Path, dict]
+) -> None:
+    runs = list(expected_runs(warehouse).values())
+    same_columns, older = runs[0][0], runs[-1][0]  # version 3 facts have today's columns, version 2 facts do not
+    _set_schema_version(same_columns, b"3")
+    _set_schema_version(older, b"2")
+
+    report = compact(warehouse, max_games=MAX_GAMES)
+
+    assert report.old_schema == 1 and older.is_file() and not same_columns.is_file()
+    assert differences(built[1], contents(warehouse)) == []
+
+
 # --- interrupted -----------------------------------------------------------------------------------------------
 def raise_on_third_call(real):  # noqa: ANN001, ANN201 - wraps any function
     """``real``, raising RuntimeError on its third call (after two tables of a run were staged)."""
