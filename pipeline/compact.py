@@ -201,22 +201,14 @@ def _concatenate(sources: list[Path], target: Path, schema: pa.Schema) -> None:
     """Write the rows of ``sources`` (one table's parts), part after part, to ``target`` with the declared
     ``schema``; consecutive parts are gathered into row groups of about ROW_GROUP_ROWS rows, so memory is
     bounded by that and one part."""
-    with AtomicParquetWriter(target, schema) as writer:
-        gathered: list[pa.Table] = []
-        rows = 0
+    with AtomicParquetWriter(target, schema, row_group_rows=ROW_GROUP_ROWS) as writer:
         for source in sources:
             table = _read(source)
             try:
                 table = table.select(schema.names).cast(schema)
             except (KeyError, pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
                 raise WarehouseError(f"{source} does not hold the declared columns of its table: {exc}") from None
-            gathered.append(table)
-            rows += table.num_rows
-            if rows >= ROW_GROUP_ROWS:
-                writer.write(pa.concat_tables(gathered))
-                gathered, rows = [], 0
-        if gathered:
-            writer.write(pa.concat_tables(gathered))
+            writer.write(table)
 
 
 def _read(part: Path, columns: list[str] | None = None) -> pa.Table:

@@ -41,3 +41,14 @@ def test_statistics_on_keys_and_dictionaries_on_repeating_strings(tmp_path: Path
             "kind": (False, True),
         }, name
         assert pq.read_table(tmp_path / name).equals(ROWS)
+
+
+def test_small_writes_are_gathered_into_row_groups_of_the_asked_size(tmp_path: Path) -> None:
+    path = tmp_path / "gathered.parquet"
+    with AtomicParquetWriter(path, ROWS.schema, row_group_rows=7) as writer:
+        for _ in range(4):
+            writer.write(ROWS)  # 3 rows each: 9 rows are written as a group once gathered, the last 3 when closed
+        assert writer.rows == 9 and not path.exists()
+    meta = pq.ParquetFile(path).metadata
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [9, 3]
+    assert pq.read_table(path).equals(pa.concat_tables([ROWS] * 4))

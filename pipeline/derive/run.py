@@ -44,6 +44,11 @@ class DeriveJob:
     name: str
 
 
+ROW_GROUP_ROWS = 100_000
+"""Derived rows gathered before a row group is written: a chunk's hand_states (~250k rows) is one, the small
+tables' chunks are gathered (one row group each per 1,000-game part instead of four)."""
+
+
 def derive(
     warehouse: Warehouse,
     parts: Iterable[Path] | None = None,
@@ -107,7 +112,9 @@ def derive_tables_into(tables: PartTables, relative: Path, txn: Transaction) -> 
     n_games = tables["games"].num_rows
     with ExitStack() as stack:
         writers = {
-            table: stack.enter_context(AtomicParquetWriter(txn.staged(Path(table) / relative), arrow_schema(table)))
+            table: stack.enter_context(
+                AtomicParquetWriter(txn.staged(Path(table) / relative), arrow_schema(table), ROW_GROUP_ROWS)
+            )
             for table in DERIVED_TABLES
         }
         # a slice of games read into arrays at a time, then a chunk of them derived at a time, each written as

@@ -84,24 +84,40 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> None:
 
 
 class AtomicParquetWriter:
-    """Write a Parquet file piece by piece (one row group per ``write``), visible only once closed.
+    """Write a Parquet file piece by piece, visible only once closed.
 
-    Use as a context manager: on a clean exit the footer is checked and the file renamed into place
-    (an empty file is not created, an existing one is removed); on an error the temp file is removed.
-    Raises WarehouseError on any I/O failure.
+    Each ``write`` is one row group, or with ``row_group_rows`` > 0 consecutive writes are gathered until
+    they hold that many rows (small pieces make many small row groups, each with its own pages and
+    statistics, slower to write and to read). Use as a context manager: on a clean exit what is gathered is
+    written, the footer checked and the file renamed into place (an empty file is not created, an existing
+    one is removed); on an error the temp file is removed. Raises WarehouseError on any I/O failure.
     """
 
-    def __init__(self, path: Path, schema: pa.Schema) -> None:
+    def __init__(self, path: Path, schema: pa.Schema, row_group_rows: int = 0) -> None:
         self.path = path
         self.schema = schema.with_metadata({**(schema.metadata or {}), **file_metadata()})
         self.tmp = path.with_name(f"{path.name}.{os.getpid()}{TEMP_SUFFIX}")
         self.rows = 0
+        self.row_group_rows = row_group_rows
+        self.gathered: list[pa.Table] = []
+        self.gathered_rows = 0
         self.writer: pq.ParquetWriter | None = None
 
     def write(self, table: pa.Table) -> None:
-        """Append a table with the writer's schema as a row group."""
+        """Append a table with the writer's schema (as a row group, or gathered: see the class)."""
         if table.num_rows == 0:
             return
+        self.gathered.append(table)
+        self.gathered_rows += table.num_rows
+        if self.gathered_rows >= self.row_group_rows:
+            self._write_gathered()
+
+    def _write_gathered(self) -> None:
+        """Write the gathered tables as one row group."""
+        if not self.gathered:
+            return
+        table = self.gathered[0] if len(self.gathered) == 1 else pa.concat_tables(self.gathered)
+        self.gathered, self.gathered_rows = [], 0
         try:
             if self.writer is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -120,6 +136,7 @@ class AtomicParquetWriter:
             self._discard()
             return
         try:
+            self._write_gathered()
             if self.writer is None:
                 self.path.unlink(missing_ok=True)
                 return
