@@ -11,7 +11,10 @@ from a second, profiled derivation (cProfile's cumulative times of the functions
 calls, of reading the parts and of writing them; profiling inflates them, the end-to-end figure is
 the unprofiled one). Run by hand:
 
-    python benchmarks/derive.py [FOLDER]
+    python benchmarks/derive.py [FOLDER] [--repeat N]
+
+With ``--repeat N`` each measurement runs N times, alternating (ingest, derive, ingest deriving, ingest...),
+and the medians are printed beside every run's figures: on a shared machine single runs vary by 20-30%.
 """
 
 from __future__ import annotations
@@ -20,15 +23,20 @@ import argparse
 import cProfile
 import gc
 import pstats
+import shutil
+import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pipeline.derive.run import derive
 from pipeline.ingest import ingest
 from pipeline.store.warehouse import Warehouse
 
 REPO = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 
 STAGES = {
     "read the part's fact tables": ("inputs.py", "part_tables"),
@@ -71,36 +79,49 @@ def stage_seconds(profile: cProfile.Profile) -> dict[str, float]:
     return out
 
 
+def timed(function: Callable[[], T]) -> tuple[float, T]:
+    """CPU seconds of one call of ``function`` (after a garbage collection), and what it returned."""
+    gc.collect()
+    start = time.process_time()
+    result = function()
+    return time.process_time() - start, result
+
+
 def main() -> None:
-    """Ingest without deriving, then derive; print ms per game for both and the stages."""
+    """Ingest without deriving, derive, ingest deriving (``--repeat`` times, alternating); print the medians in
+    ms per game, every run's figures, and the stages of one profiled derivation."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("folder", nargs="?", type=Path, default=REPO.parent / "shared" / "logs" / "tenhou-xml")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each measurement (medians are printed)")
     args = parser.parse_args()
+    runs: dict[str, list[float]] = {"ingest": [], "derive": [], "both": []}
     with tempfile.TemporaryDirectory() as tmp:
-        warehouse = Warehouse(Path(tmp) / "w")
-        start = time.process_time()
-        report = ingest([args.folder], warehouse)
-        ingest_seconds = time.process_time() - start
-        gc.collect()
         tables_seconds = build_tables()
-        start = time.process_time()
-        derive(warehouse)
-        derive_seconds = time.process_time() - start
+        for run in range(args.repeat):
+            warehouse = Warehouse(Path(tmp) / f"w{run}")
+            seconds, report = timed(lambda w=warehouse: ingest([args.folder], w))
+            runs["ingest"].append(seconds)
+            runs["derive"].append(timed(lambda w=warehouse: derive(w))[0])
+            both = Warehouse(Path(tmp) / f"with-derive{run}")
+            runs["both"].append(timed(lambda w=both: ingest([args.folder], w, derive=True))[0])
+            shutil.rmtree(both.root)
         profile = cProfile.Profile()
         profile.runcall(derive, warehouse)
-        gc.collect()
-        start = time.process_time()
-        ingest([args.folder], Warehouse(Path(tmp) / "with-derive"), derive=True)
-        both_seconds = time.process_time() - start
     games = report.games
     per_game = lambda seconds: 1000 * seconds / games  # noqa: E731
-    print(f"{games} games, {report.rounds} rounds from {args.folder}")
-    print(f"ingest (read, parse, write; no derive): {per_game(ingest_seconds):6.2f} ms/game")
-    print(f"derive (read parts, rules, write):      {per_game(derive_seconds):6.2f} ms/game"
-          f"  = {derive_seconds / ingest_seconds:.2f}x the ingest")
-    added = both_seconds - ingest_seconds
-    print(f"ingest deriving its batches:            {per_game(both_seconds):6.2f} ms/game: deriving adds"
-          f" {per_game(added):.2f} ms/game = {added / ingest_seconds:.2f}x the ingest")
+    ingest_s, derive_s, both_s = (statistics.median(runs[k]) for k in ("ingest", "derive", "both"))
+    added = [b - i for b, i in zip(runs["both"], runs["ingest"], strict=True)]
+    added_s = statistics.median(added)
+    print(f"{games} games, {report.rounds} rounds from {args.folder}; medians of {args.repeat} run(s)")
+    print(f"ingest (read, parse, write; no derive): {per_game(ingest_s):6.2f} ms/game")
+    print(f"derive (read parts, rules, write):      {per_game(derive_s):6.2f} ms/game"
+          f" = {derive_s / ingest_s:.2f}x the ingest")
+    print(f"ingest deriving its batches:            {per_game(both_s):6.2f} ms/game: deriving adds"
+          f" {per_game(added_s):.2f} ms/game = {added_s / ingest_s:.2f}x the ingest")
+    if args.repeat > 1:
+        print("every run, ms/game (ingest / derive / deriving adds):")
+        for i, d, a in zip(runs["ingest"], runs["derive"], added, strict=True):
+            print(f"  {per_game(i):6.2f} / {per_game(d):6.2f} ({d / i:.2f}x) / {per_game(a):6.2f} ({a / i:.2f}x)")
     print(f"lookup tables, once per process:         {tables_seconds:6.2f} s")
     print("\nstage (profiled run; cumulative)      ms/game")
     for label, seconds in stage_seconds(profile).items():
