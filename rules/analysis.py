@@ -16,7 +16,7 @@ import numpy as np
 
 from rules.hands import CODE, HandStates
 from rules.shanten import regular_distance, shanten
-from rules.visibility import Visibility, at_states
+from rules.visibility import Visibility, at_states, closed_all_at
 from rules.waits import KIND_BITS, n_waits, waits_mask
 
 
@@ -58,7 +58,7 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
     if len(tenpai):
         rid, row = states.round_id[tenpai], states.event_row[tenpai]
         public = at_states(vis.public, vis.public_start, rid, row)
-        closed_all = at_states(vis.closed_all, vis.closed_all_start, rid, row)
+        closed_all = closed_all_at(states, rid, row)
         live_public[tenpai], live_actual[tenpai], pure[tenpai] = live_waits(
             masks[tenpai], states.counts[tenpai], public, closed_all
         )

@@ -2,9 +2,10 @@
 
 ``public`` counts, per 34-kind, the tiles everybody can see: discards (a called discard stays
 visible in the meld), the tiles a call shows from the caller's hand (chi/pon/daiminkan: the two or
-three own tiles; kakan: the added tile; ankan: all four), kita tiles and dora indicators.
-``closed_all`` counts the tiles in all closed hands together. Both are running per round, one row
-per event, plus the state at the round's start (before its first event).
+three own tiles; kakan: the added tile; ankan: all four), kita tiles and dora indicators; running per
+round, one row per event, plus the state at the round's start (before its first event).
+``closed_all_at`` counts the tiles in all closed hands together at the moments asked for, from the
+hand states (every seat's latest hand at that moment).
 """
 
 from __future__ import annotations
@@ -13,18 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CALLS, CODE, EventArrays, add_counts, is_action, tile_deltas
+from rules.hands import CALLS, CODE, EventArrays, HandStates, is_action
 from rules.running import running_counts, wrapped_cells
 
 
 @dataclass
 class Visibility:
-    """Running counts per event row (n_events, 34) int8, and at each round's start (n_rounds, 34)."""
+    """Running public counts per event row (n_events, 34) int8, and at each round's start (n_rounds, 34)."""
 
     public: np.ndarray
-    closed_all: np.ndarray
     public_start: np.ndarray
-    closed_all_start: np.ndarray
 
 
 def _public_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray]:
@@ -62,22 +61,34 @@ def _running(
     )
 
 
-def visibility(
-    events: EventArrays, dora_indicator: np.ndarray, deltas: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-) -> Visibility:
-    """Running public and all-hands counts for every event; ``dora_indicator`` (n_rounds,) 136-ids
-    of each round's first indicator; ``deltas``, the events' rules.hands.tile_deltas when already known."""
+def visibility(events: EventArrays, dora_indicator: np.ndarray) -> Visibility:
+    """Running public counts for every event; ``dora_indicator`` (n_rounds,) 136-ids of each round's first
+    indicator."""
     n_rounds = len(events.hands_start)
     public_start = np.zeros((n_rounds, 34), dtype=np.int8)
     public_start[np.arange(n_rounds), dora_indicator // 4] = 1
-    dealt_round, dealt_seat, slot = np.nonzero(events.hands_start >= 0)
-    dealt_kind = events.hands_start[dealt_round, dealt_seat, slot] // 4
-    closed_start = add_counts(dealt_round, dealt_kind, np.ones(len(dealt_round)), (n_rounds, 34))
     pub_rows, pub_tiles = _public_deltas(events)
     public = _running(pub_rows, pub_tiles, np.ones(len(pub_rows), dtype=np.int8), public_start, events)
-    hand_rows, hand_tiles, hand_deltas = tile_deltas(events) if deltas is None else deltas
-    closed_all = _running(hand_rows, hand_tiles, hand_deltas, closed_start, events)
-    return Visibility(public, closed_all, public_start, closed_start)
+    return Visibility(public, public_start)
+
+
+def closed_all_at(states: HandStates, round_id: np.ndarray, event_row: np.ndarray) -> np.ndarray:
+    """(Q, 34) int8: the tiles in all closed hands of round ``round_id`` right after its event row
+    ``event_row`` (-1: as dealt), for Q such moments; from each seat's latest hand state at that moment.
+
+    ``states`` must be in rules.hands.hand_states order: by round, seat, then event row (the deal first).
+    """
+    # one sortable key per state: its (round, seat) group, then its event row (the deal's -1 first)
+    group = states.round_id.astype(np.int64) * 4 + states.seat
+    keys = group * (1 << 32) + (states.event_row + 1)
+    out = np.zeros((len(round_id), 34), dtype=np.int8)
+    for seat in range(4):
+        wanted = (round_id.astype(np.int64) * 4 + seat) * (1 << 32) + (event_row + 1)
+        found = np.searchsorted(keys, wanted, side="right") - 1
+        # the state found must be this seat's in this round (a seat without a hand, as in sanma, has none)
+        has = (found >= 0) & (group[np.maximum(found, 0)] == round_id * 4 + seat)
+        out[has] += states.counts[found[has]]
+    return out
 
 
 def at_states(counts: np.ndarray, start: np.ndarray, round_id: np.ndarray, event_row: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ from rules.analysis import analyse_states, live_waits
 from rules.furiten import SeatHistory, discarded_mask, seat_history
 from rules.hands import EventArrays, HandStates, hand_states, last_row_per_round, tile_deltas
 from rules.nagashi import nagashi_eligible
-from rules.visibility import Visibility, visibility
+from rules.visibility import Visibility, closed_all_at, visibility
 
 DRAW_KINDS_WITH_HANDS = ("exhaustive", "nagashi_mangan")
 """Draws at which every seat's tenpai decides payments."""
@@ -95,7 +95,9 @@ def draw_outcome_columns(
     # live waits as they stand at the draw: after the round's last event, not the seat's own last discard
     end_row = last_row_per_round(inputs.arrays, np.ones(len(inputs.arrays.action), dtype=bool))[round_ids]
     masks = np.maximum(analysis["waits_mask"][rows], 0)
-    live_public, live_actual, _ = live_waits(masks, states.counts[rows], vis.public[end_row], vis.closed_all[end_row])
+    live_public, live_actual, _ = live_waits(
+        masks, states.counts[rows], vis.public[end_row], closed_all_at(states, round_ids, end_row)
+    )
     live_public = np.where(formal, live_public, -1)
     live_actual = np.where(formal, live_actual, -1)
     return {
@@ -139,7 +141,7 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
     """Run the derivations over one part's rounds; return derived table name -> columns."""
     deltas = tile_deltas(inputs.arrays)
     states = hand_states(inputs.arrays, deltas)
-    vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy(), deltas)
+    vis = visibility(inputs.arrays, inputs.rounds["dora_indicator"].to_numpy())
     analysis = analyse_states(states, vis)
     outcomes = draw_outcome_columns(inputs, states, analysis, vis)
     history = seat_history(inputs.arrays)

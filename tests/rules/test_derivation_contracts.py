@@ -19,9 +19,9 @@ from pipeline.derive.inputs import RoundInputs, part_tables, read_inputs
 from pipeline.derive.tables import DRAW_KINDS_WITH_HANDS, derive_part
 from pipeline.schema import DERIVED_TABLES, arrow_schema
 from rules.analysis import analyse_states
-from rules.hands import CODE, EventArrays, HandStates, hand_states
+from rules.hands import CODE, EventArrays, HandStates, hand_states, tile_deltas
 from rules.nagashi import nagashi_eligible
-from rules.visibility import Visibility, visibility
+from rules.visibility import Visibility, closed_all_at, visibility
 
 HAND_CHANGING = ("draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")
 """Actions that add tiles to or take tiles from a closed hand."""
@@ -87,9 +87,9 @@ def test_analysis_and_derived_columns_have_the_length_of_their_rows(ruled) -> No
         n = len(states.round_id)
         assert {k: len(v) for k, v in analysis.items()} == dict.fromkeys(analysis, n)
         n_events = len(inputs.arrays.action)
-        assert vis.public.shape == vis.closed_all.shape == (n_events, 34)
+        assert vis.public.shape == (n_events, 34)
         n_rounds = inputs.rounds.num_rows
-        assert vis.public_start.shape == vis.closed_all_start.shape == (n_rounds, 34)
+        assert vis.public_start.shape == (n_rounds, 34)
         tables = derive_part(inputs)
         for table, columns in tables.items():
             lengths = {name: len(values) for name, values in columns.items()}
@@ -174,11 +174,33 @@ def test_shuffling_and_dropping_rounds_changes_no_other_rounds_results(ruled) ->
         got = by_state(states_m, analyse_states(states_m, vis_m), order)
         for name, values in expected.items():
             np.testing.assert_array_equal(got[name], values, err_msg=f"{relative}: {name}")
-        for name in ("public", "closed_all"):
-            np.testing.assert_array_equal(getattr(vis_m, name), getattr(vis, name)[rows], err_msg=name)
-            start = f"{name}_start"
-            np.testing.assert_array_equal(getattr(vis_m, start), getattr(vis, start)[order], err_msg=start)
+        np.testing.assert_array_equal(vis_m.public, vis.public[rows])
+        np.testing.assert_array_equal(vis_m.public_start, vis.public_start[order])
+        # all hands after each moved event: as after the same event in place
+        np.testing.assert_array_equal(
+            closed_all_at(states_m, moved.round_id, np.arange(len(moved.round_id))),
+            closed_all_at(states, events.round_id[rows], rows),
+        )
         np.testing.assert_array_equal(nagashi_eligible(moved, len(order)), nagashi_eligible(events, n_rounds)[order])
+
+
+def test_all_hands_at_every_event_equal_a_running_sum_of_every_tile_in_and_out(ruled) -> None:  # noqa: ANN001
+    for relative, inputs, states, _, _ in ruled:
+        events = inputs.arrays
+        n_rounds, n_events = len(events.hands_start), len(events.round_id)
+        # reference: the dealt tiles, then each event's tiles in and out, summed round by round in a plain loop
+        dealt = np.zeros((n_rounds, 34), dtype=np.int64)
+        dealt_round = np.nonzero(events.hands_start >= 0)[0]
+        np.add.at(dealt, (dealt_round, events.hands_start[events.hands_start >= 0] // 4), 1)
+        step = np.zeros((n_events, 34), dtype=np.int64)
+        rows, tiles, deltas = tile_deltas(events)
+        np.add.at(step, (rows, tiles // 4), deltas)
+        expected = np.zeros_like(step)
+        for i in range(n_events):
+            same_round = i > 0 and events.round_id[i] == events.round_id[i - 1]
+            expected[i] = (expected[i - 1] if same_round else dealt[events.round_id[i]]) + step[i]
+        np.testing.assert_array_equal(closed_all_at(states, events.round_id, np.arange(n_events)), expected, relative)
+        np.testing.assert_array_equal(closed_all_at(states, np.arange(n_rounds), np.full(n_rounds, -1)), dealt)
 
 
 def test_first_state_of_every_round_and_seat_is_its_dealt_hand(ruled) -> None:  # noqa: ANN001
@@ -205,9 +227,13 @@ def test_counts_stay_real_hands_and_never_exceed_four_copies_with_the_table(rule
         assert states.counts.min() >= 0 and states.counts.max() <= 4, relative
         assert states.red.min() >= 0 and states.red.max() <= 1, relative
         assert (states.red <= states.counts[:, [4, 13, 22]]).all(), relative
-        for public, closed in ((vis.public, vis.closed_all), (vis.public_start, vis.closed_all_start)):
-            assert public.min() >= 0 and closed.min() >= 0, relative
-            assert (public.astype(int) + closed).max() <= 4, relative
+        events = inputs.arrays
+        n_rounds = len(events.hands_start)
+        closed = closed_all_at(states, events.round_id, np.arange(len(events.round_id)))
+        closed_start = closed_all_at(states, np.arange(n_rounds), np.full(n_rounds, -1))
+        for public, closed_all in ((vis.public, closed), (vis.public_start, closed_start)):
+            assert public.min() >= 0 and closed_all.min() >= 0, relative
+            assert (public.astype(int) + closed_all).max() <= 4, relative
         # a tile once visible stays visible for the rest of its round
         same_round = inputs.arrays.round_id[1:] == inputs.arrays.round_id[:-1]
         assert (np.diff(vis.public.astype(int), axis=0)[same_round] >= 0).all(), relative
