@@ -16,6 +16,7 @@ import numpy as np
 
 from rules.hands import CALLS, CODE, EventArrays, HandStates, is_action
 from rules.running import running_counts, wrapped_cells
+from rules.tiles import N_KINDS
 
 
 @dataclass
@@ -81,14 +82,15 @@ def closed_all_at(states: HandStates, round_id: np.ndarray, event_row: np.ndarra
     # one sortable key per state: its (round, seat) group, then its event row (the deal's -1 first)
     group = states.round_id.astype(np.int64) * 4 + states.seat
     keys = group * (1 << 32) + (states.event_row + 1)
-    out = np.zeros((len(round_id), 34), dtype=np.int8)
-    for seat in range(4):
-        wanted = (round_id.astype(np.int64) * 4 + seat) * (1 << 32) + (event_row + 1)
-        found = np.searchsorted(keys, wanted, side="right") - 1
-        # the state found must be this seat's in this round (a seat without a hand, as in sanma, has none)
-        has = (found >= 0) & (group[np.maximum(found, 0)] == round_id * 4 + seat)
-        out[has] += states.counts[found[has]]
-    return out
+    wanted_group = round_id.astype(np.int64)[:, None] * 4 + np.arange(4)
+    found = np.searchsorted(keys, wanted_group * (1 << 32) + (event_row + 1)[:, None], side="right") - 1
+    found = np.maximum(found, 0)
+    # each seat's hand, gathered as whole 34-byte rows; none where the state found is not that seat's in that
+    # round (a seat without a hand, as in sanma)
+    rows = np.ascontiguousarray(states.counts, dtype=np.int8).view(np.dtype((np.void, N_KINDS))).ravel()
+    hands = np.take(rows, found).view(np.int8).reshape(len(found), 4, N_KINDS)
+    hands[group[found] != wanted_group] = 0
+    return hands[:, 0] + hands[:, 1] + hands[:, 2] + hands[:, 3]
 
 
 def at_states(counts: np.ndarray, start: np.ndarray, round_id: np.ndarray, event_row: np.ndarray) -> np.ndarray:
