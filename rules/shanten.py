@@ -114,13 +114,15 @@ def shanten(
     n_calls: np.ndarray | int = 0,
     distance: np.ndarray | None = None,
     indices: np.ndarray | None = None,
+    special: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Return the shanten of each hand (N,) int8: min of regular, seven pairs, thirteen orphans.
 
     ``counts`` is (N, 34) closed-tile counts with 13 - 3 x n_calls tiles (or one more, mid-turn),
-    ``n_calls`` the calls of each hand (an int or (N,)); ``distance`` and ``indices``, the regular_distance and
-    the suit_indices of the hands when already known. Seven pairs and thirteen orphans apply only to hands
-    without calls.
+    ``n_calls`` the calls of each hand (an int or (N,)); ``distance``, ``indices`` and ``special``: the
+    regular_distance, the suit_indices and the (seven pairs, thirteen orphans) shanten of the hands when
+    already known (the last two (N,) arrays, read only for hands without calls). Seven pairs and thirteen
+    orphans apply only to hands without calls.
     """
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
@@ -128,6 +130,17 @@ def shanten(
         distance = regular_distance(suit_indices(counts) if indices is None else indices, calls)
     result = (distance - 1).astype(np.int8)
     closed = np.flatnonzero(calls == 0)
-    special = np.minimum(*special_shanten(counts, indices, closed))
-    result[closed] = np.minimum(result[closed], special)
+    chiitoitsu, kokushi = special_shanten(counts, indices, closed) if special is None else (s[closed] for s in special)
+    result[closed] = np.minimum(result[closed], np.minimum(chiitoitsu, kokushi))
     return result
+
+
+def special_shanten_all(
+    counts: np.ndarray, n_calls: np.ndarray, indices: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seven-pairs and thirteen-orphans shanten of every hand without calls, (N,) int64 each (the hands with
+    calls get 99: these forms need a closed hand); for shanten's and waits_mask's ``special``."""
+    closed = np.flatnonzero(np.asarray(n_calls) == 0)
+    chiitoitsu, kokushi = np.full(len(counts), 99, dtype=np.int64), np.full(len(counts), 99, dtype=np.int64)
+    chiitoitsu[closed], kokushi[closed] = special_shanten(counts, indices, closed)
+    return chiitoitsu, kokushi

@@ -121,28 +121,34 @@ def waits_mask(
     n_calls: np.ndarray | int = 0,
     distance: np.ndarray | None = None,
     indices: np.ndarray | None = None,
+    special: tuple[np.ndarray, np.ndarray] | None = None,
+    rows: np.ndarray | None = None,
 ) -> np.ndarray:
     """Return every hand's waits as a 34-bit mask (N,) int64, over all forms; 0 when not tenpai.
 
     ``counts`` (N, 34) closed-tile counts holding 13 - 3 x n_calls tiles; ``n_calls`` int or (N,).
-    Seven pairs and thirteen orphans count only for hands without calls. ``distance`` and ``indices``: the
-    hands' regular_distance and suit_indices when already known.
+    Seven pairs and thirteen orphans count only for hands without calls. ``distance``, ``indices`` and
+    ``special``: the hands' regular_distance, suit_indices and (seven pairs, thirteen orphans) shanten when
+    already known (the last two (N,) arrays, read only for hands without calls). ``rows``: the positions of
+    the hands to look at, when not all (the others get 0).
     """
     counts = np.asarray(counts)
     calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
     masks = np.zeros(len(counts), dtype=np.int64)
+    rows = np.arange(len(counts)) if rows is None else rows
     if distance is None:
         distance = regular_distance(suit_indices(counts) if indices is None else indices, calls)
     # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
-    is_near = distance <= 1
-    two = np.flatnonzero(distance == 2)
-    is_near[two] = (counts[two] == 4).any(axis=1)
-    near = np.flatnonzero(is_near)
+    asked = distance[rows]
+    is_near = asked <= 1
+    two = np.flatnonzero(asked == 2)
+    is_near[two] = (counts[rows[two]] == 4).any(axis=1)
+    near = rows[is_near]
     for start in range(0, len(near), CHUNK):
-        rows = near[start : start + CHUNK]
-        masks[rows] = regular_waits(counts[rows], calls[rows], None if indices is None else indices[rows])
-    closed = np.flatnonzero(calls == 0)
-    chiitoitsu, kokushi = special_shanten(counts, indices, closed)
+        at = near[start : start + CHUNK]
+        masks[at] = regular_waits(counts[at], calls[at], None if indices is None else indices[at])
+    closed = rows[calls[rows] == 0]
+    chiitoitsu, kokushi = special_shanten(counts, indices, closed) if special is None else (s[closed] for s in special)
     tenpai = (chiitoitsu == 0) | (kokushi == 0)
     held = counts[closed[tenpai]]
     masks[closed[tenpai]] |= chiitoitsu_waits(held, chiitoitsu[tenpai]) | kokushi_waits(held, kokushi[tenpai])
