@@ -63,17 +63,21 @@ PartTables = dict[str, pa.Table]
 EVENT_COLUMNS = ["game_id", "round_idx", "event_idx", "seat", "action", "tile", "from_seat", "meld_tiles"]
 """The events columns the rules read."""
 
+DICTIONARY_COLUMNS = ["game_id", "action"]
+"""Columns read as the dictionaries they are stored as: looked up value by value, not row by row."""
+
 
 def part_tables(root: Path, relative: Path) -> PartTables:
     """Read the part ``relative`` of every fact table below ``root`` (a missing one is empty; events: only
-    EVENT_COLUMNS, game ids dictionary-encoded as stored), in this thread (workers run parts in parallel)."""
+    EVENT_COLUMNS; DICTIONARY_COLUMNS dictionary-encoded as stored), in this thread (workers run parts in
+    parallel)."""
     tables = {}
     for table in TABLES:
         path = root / table / relative
         columns = EVENT_COLUMNS if table == "events" else None
         if path.is_file():
             tables[table] = pq.read_table(
-                path, columns=columns, partitioning=None, read_dictionary=["game_id"], use_threads=False
+                path, columns=columns, partitioning=None, read_dictionary=DICTIONARY_COLUMNS, use_threads=False
             )
         else:
             empty = arrow_schema(table).empty_table()
@@ -167,8 +171,12 @@ def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
     # one sortable key per round: the game's position, then the round index
     round_keys = game_of_round * 65536 + rounds["round_idx"].to_numpy().astype(np.int64)
     row_keys = game_of_row * 65536 + rows["round_idx"].to_numpy().astype(np.int64)
-    found = np.minimum(np.searchsorted(round_keys, row_keys), len(round_keys) - 1)
-    return np.where((game_of_row >= 0) & (round_keys[found] == row_keys), found, -1).astype(np.int64)
+    # rows come round by round (events: a round's rows together): look up each run of equal keys once
+    starts = np.flatnonzero(np.r_[True, row_keys[1:] != row_keys[:-1]])
+    run_keys = row_keys[starts]
+    found = np.minimum(np.searchsorted(round_keys, run_keys), len(round_keys) - 1)
+    of_run = np.where((run_keys >= 0) & (round_keys[found] == run_keys), found, -1)
+    return np.repeat(of_run, np.diff(np.append(starts, len(row_keys)))).astype(np.int64)
 
 
 def _in_round_order(events: pa.Table, round_id: np.ndarray) -> tuple[pa.Table, np.ndarray]:
@@ -196,7 +204,7 @@ def read_inputs(tables: PartTables) -> RoundInputs:
     events, round_id = _in_round_order(events, round_positions(rounds, events))
     melds = events["meld_tiles"].combine_chunks()
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
-    codes = pc.index_in(events["action"], value_set=pa.array(list(CODE))).to_numpy(zero_copy_only=False)
+    codes = _action_codes(events["action"])
     arrays = EventArrays(
         round_id=round_id,
         event_idx=events["event_idx"].to_numpy().astype(np.int64),
@@ -210,6 +218,21 @@ def read_inputs(tables: PartTables) -> RoundInputs:
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
     return RoundInputs(rounds, events, wins, arrays)
+
+
+def _action_codes(actions: pa.ChunkedArray) -> np.ndarray:
+    """Each event's rules.hands.CODE of its action (-1 for an action the rules do not know), looked up in the
+    dictionary when the column is dictionary-encoded."""
+    known = pa.array(list(CODE))
+    codes = [
+        pc.index_in(chunk.dictionary, value_set=known).fill_null(-1).to_numpy(zero_copy_only=False)[
+            chunk.indices.to_numpy(zero_copy_only=False)
+        ]
+        if pa.types.is_dictionary(chunk.type)
+        else pc.index_in(chunk, value_set=known).fill_null(-1).to_numpy(zero_copy_only=False)
+        for chunk in actions.chunks
+    ]
+    return np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
 
 
 def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
