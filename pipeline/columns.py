@@ -84,9 +84,12 @@ def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
     raise ValueError(f"cannot concatenate column pieces of kinds {sorted(k.__name__ for k in kinds)}")
 
 
-def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = True) -> pa.Array:
-    """Convert column values to an Arrow array of ``type_`` (codes -> strings; in a nullable
-    column, numpy -1 -> null: a non-nullable column keeps negative values such as shanten -1)."""
+def to_arrow_array(
+    values: ColumnValues, type_: pa.DataType, nullable: bool = True, keep_dictionary: bool = False
+) -> pa.Array:
+    """Convert column values to an Arrow array of ``type_`` (codes -> strings, or with ``keep_dictionary`` a
+    dictionary array of them; in a nullable column, numpy -1 -> null: a non-nullable column keeps negative
+    values such as shanten -1)."""
     if isinstance(values, Lists):
         flat = pa.array(values.values, type_.value_type)
         return pa.ListArray.from_arrays(pa.array(values.offsets, pa.int32()), flat, type=type_)
@@ -97,7 +100,8 @@ def to_arrow_array(values: ColumnValues, type_: pa.DataType, nullable: bool = Tr
         null = values.codes < 0
         code_type = pa.int8() if len(values.categories) < 128 else pa.int32()
         codes = pa.array(values.codes, code_type, mask=null if null.any() else None)
-        return pa.DictionaryArray.from_arrays(codes, dictionary).cast(type_)
+        encoded = pa.DictionaryArray.from_arrays(codes, dictionary)
+        return encoded if keep_dictionary and pa.types.is_string(type_) else encoded.cast(type_)
     if isinstance(values, np.ndarray) and values.ndim == 2 and pa.types.is_string(type_):
         return _fixed_width_strings(values)
     if isinstance(values, np.ndarray) and values.ndim == 2:

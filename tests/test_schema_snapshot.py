@@ -9,9 +9,11 @@ import json
 import os
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.schema import ALL_TABLES, SCHEMA_VERSION, arrow_schema
+from pipeline.schema import ALL_TABLES, SCHEMA_VERSION, TABLES, arrow_schema, to_arrow
+from pipeline.sources.tenhou_xml import parse
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "schema.json"
 
@@ -56,3 +58,15 @@ def test_written_parquet_files_carry_the_declared_schema(tenhou_warehouse) -> No
                 (f.name, f.type, f.nullable) for f in arrow_schema(table)
             ], path
             assert schema.metadata[b"paipu_schema_version"] == SCHEMA_VERSION.encode()
+
+
+def test_kept_dictionaries_hold_the_same_values_as_the_declared_strings(shared_logs: Path) -> None:
+    log = shared_logs / "tenhou-xml/mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
+    game = parse(log.read_bytes(), str(log))[0]
+    for table in TABLES:
+        plain = to_arrow(table, game.tables[table])
+        kept = to_arrow(table, game.tables[table], keep_dictionaries=True)
+        assert kept.cast(arrow_schema(table)).equals(plain), table
+        if table == "events":  # its game ids and actions are codes: kept as dictionaries
+            assert pa.types.is_dictionary(kept.schema.field("action").type)
+            assert pa.types.is_dictionary(kept.schema.field("game_id").type)

@@ -40,9 +40,12 @@ def new_buffers(table: str) -> dict[str, list]:
     return {c.name: [] for c in ALL_TABLES[table]}
 
 
-def to_arrow(table: str, buffers: dict[str, ColumnValues]) -> pa.Table:
+def to_arrow(table: str, buffers: dict[str, ColumnValues], keep_dictionaries: bool = False) -> pa.Table:
     """Build an Arrow table with the declared schema from column values (see pipeline.columns).
 
+    With ``keep_dictionaries`` a string column given as codes (pipeline.columns.Coded) stays dictionary-encoded
+    (cast the table to arrow_schema(table) before writing it): readers that look values up (the derivation's
+    game ids and actions) then do it per distinct value, not per row.
     Raises SchemaError when a column is missing, lengths differ, or a value does not fit its type.
     """
     schema = arrow_schema(table)
@@ -53,12 +56,16 @@ def to_arrow(table: str, buffers: dict[str, ColumnValues]) -> pa.Table:
     if len(lengths) > 1:
         raise SchemaError(f"table {table}: columns of different lengths {sorted(lengths)}")
     try:
-        arrays = [to_arrow_array(buffers[f.name], f.type, f.nullable) for f in schema]
+        arrays = [to_arrow_array(buffers[f.name], f.type, f.nullable, keep_dictionaries) for f in schema]
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
         raise SchemaError(f"table {table}: {exc}") from exc
     null_in_required = [f.name for f, a in zip(schema, arrays, strict=True) if not f.nullable and a.null_count]
     if null_in_required:
         raise SchemaError(f"table {table}: nulls in non-nullable columns {null_in_required}")
+    if keep_dictionaries:
+        schema = pa.schema(
+            [f.with_type(a.type) for f, a in zip(schema, arrays, strict=True)], metadata=schema.metadata
+        )
     return pa.Table.from_arrays(arrays, schema=schema)
 
 

@@ -92,10 +92,11 @@ class Warehouse:
             key = hashlib.blake2b("|".join(copies).encode(), digest_size=8)
             relative = Path(f"source={source}") / f"year={year}" / f"part-{key.hexdigest()}.parquet"
             members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
-            tables = {table: to_arrow(table, concat_buffers(members, table)) for table in TABLES}
+            # the game ids and actions stay dictionary-encoded for the derivation, cast to strings when written
+            tables = {t: to_arrow(t, concat_buffers(members, t), keep_dictionaries=True) for t in TABLES}
             for table, arrow in tables.items():
                 if arrow.num_rows:
-                    write_parquet_atomic(arrow, txn.staged(Path(table) / relative))
+                    write_parquet_atomic(arrow.cast(arrow_schema(table)), txn.staged(Path(table) / relative))
             if written_tables is not None:
                 written_tables[relative] = tables
             part = self.root / "games" / relative
