@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, is_action
+from rules.hands import CODE, EventArrays, is_action, row_before
 from rules.tiles import TERMINALS_HONORS_34
 
 ABORT_KINDS = ("kyuushu_kyuuhai", "suucha_riichi", "suufon_renda", "suukaikan")
@@ -53,6 +53,8 @@ WINDS_34 = (27, 28, 29, 30)
 
 _ORPHAN_BIT = np.zeros(34, dtype=np.int64)
 _ORPHAN_BIT[TERMINALS_HONORS_34] = 1 << np.arange(len(TERMINALS_HONORS_34))
+_ORPHAN_BIT_136 = np.append(np.repeat(_ORPHAN_BIT, 4), 0)
+"""Orphan bit of each 136-id; index -1 (no tile) reads the 0 at the end."""
 _POPCOUNT_13 = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int8)
 
 
@@ -129,6 +131,8 @@ class _RoundContext:
     """Per-round facts the conditions share (event rows are positions in the event arrays)."""
 
     n_rounds: int
+    discards: _ByRound
+    """The discards of every round."""
     first_interrupt: np.ndarray
     """(n_rounds,) row of the first interrupting action; len(events) when none."""
     last_play: np.ndarray
@@ -140,11 +144,10 @@ class _RoundContext:
     def build(cls, events: EventArrays, n_rounds: int, no_win: np.ndarray) -> _RoundContext:
         """Find the first interruption and the last play of every round."""
         n_events = len(events.action)
-        interrupts = is_action(events.action, INTERRUPTING_ACTIONS)
-        first_interrupt = _nth_rows(interrupts, events.round_id, n_rounds, 1)
+        first_interrupt = _ByRound.of(events, is_action(events.action, INTERRUPTING_ACTIONS), n_rounds).nth(1)
         first_interrupt[first_interrupt < 0] = n_events
-        play = ~is_action(events.action, NOT_PLAY)
-        return cls(n_rounds, first_interrupt, _last_rows(play, events.round_id, n_rounds), no_win)
+        discards = _ByRound.of(events, events.action == CODE["discard"], n_rounds)
+        return cls(n_rounds, discards, first_interrupt, _last_play(events, n_rounds), no_win)
 
     def passed(self, events: EventArrays, rows: np.ndarray) -> np.ndarray:
         """Whether the discards at ``rows`` (-1: none) passed: play went on, or the round ended with no win."""
@@ -170,10 +173,9 @@ def _kyuushu(events: EventArrays, ctx: _RoundContext) -> _Kyuushu:
     n_rounds = ctx.n_rounds
     draw_rows = np.flatnonzero(events.action == CODE["draw"])
     cell = events.round_id[draw_rows] * 4 + events.seat[draw_rows]
-    first_cells, first_at = np.unique(cell, return_index=True)
-    first_draw = np.full(n_rounds * 4, -1, dtype=np.int64)
-    first_draw[first_cells] = draw_rows[first_at]
-    first_draw = first_draw.reshape(n_rounds, 4)
+    first_draw = np.full(n_rounds * 4, _NO_ROW, dtype=np.int64)
+    np.minimum.at(first_draw, cell, draw_rows)
+    first_draw = np.where(first_draw == _NO_ROW, -1, first_draw).reshape(n_rounds, 4)
     has_draw = first_draw >= 0
     uninterrupted = has_draw & (first_draw < ctx.first_interrupt[:, None])
     n_orphan_kinds = _orphan_kinds_at_first_draw(events, first_draw)
@@ -187,25 +189,20 @@ def _kyuushu(events: EventArrays, ctx: _RoundContext) -> _Kyuushu:
 def _orphan_kinds_at_first_draw(events: EventArrays, first_draw: np.ndarray) -> np.ndarray:
     """(n_rounds, 4) distinct terminal/honor kinds among the dealt tiles plus the first drawn tile."""
     dealt = events.hands_start
-    bits = np.where(dealt >= 0, _ORPHAN_BIT[np.maximum(dealt, 0) // 4], 0)
-    mask = np.bitwise_or.reduce(bits, axis=2)
-    drawn = _at(events.tile, first_draw, -1)
-    mask |= np.where(drawn >= 0, _ORPHAN_BIT[np.maximum(drawn, 0) // 4], 0)
+    mask = np.bitwise_or.reduce(_ORPHAN_BIT_136[np.maximum(dealt, -1)], axis=2)
+    mask |= _ORPHAN_BIT_136[np.maximum(_at(events.tile, first_draw, -1), -1)]
     return _POPCOUNT_13[mask]
 
 
 def _suucha_riichi(events: EventArrays, ctx: _RoundContext, four_players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(row of the fourth accepted riichi where it aborts, else -1; accepted riichi per round)."""
-    accepted = events.action == CODE["riichi_accepted"]
-    fourth = _nth_rows(accepted, events.round_id, ctx.n_rounds, 4)
-    n_accepted = np.bincount(events.round_id[accepted], minlength=ctx.n_rounds)
-    return np.where(four_players, fourth, -1), n_accepted
+    accepted = _ByRound.of(events, events.action == CODE["riichi_accepted"], ctx.n_rounds)
+    return np.where(four_players, accepted.nth(4), -1), accepted.count()
 
 
 def _suufon_renda(events: EventArrays, ctx: _RoundContext, four_players: np.ndarray) -> np.ndarray:
     """Row of the fourth discard where the four first discards are one wind (suufon renda), else -1."""
-    is_discard = events.action == CODE["discard"]
-    rows = np.stack([_nth_rows(is_discard, events.round_id, ctx.n_rounds, n) for n in (1, 2, 3, 4)], axis=1)
+    rows = np.stack([ctx.discards.nth(n) for n in (1, 2, 3, 4)], axis=1)
     found = (rows >= 0).all(axis=1)
     kinds = _at(events.tile, rows, -1) // 4
     seats = np.bitwise_or.reduce(1 << np.maximum(_at(events.seat, rows, 0), 0), axis=1)
@@ -217,42 +214,57 @@ def _suufon_renda(events: EventArrays, ctx: _RoundContext, four_players: np.ndar
 
 def _suukaikan(events: EventArrays, ctx: _RoundContext) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row of the passed discard after the fourth kan by 2+ seats, else -1; kans; kan seats) per round."""
-    is_kan = is_action(events.action, KAN_ACTIONS)
-    kan_rows = np.flatnonzero(is_kan)
-    n_kans = np.bincount(events.round_id[kan_rows], minlength=ctx.n_rounds)
+    kans = _ByRound.of(events, is_action(events.action, KAN_ACTIONS), ctx.n_rounds)
+    n_kans = kans.count()
     seat_mask = np.zeros(ctx.n_rounds, dtype=np.int64)
-    np.bitwise_or.at(seat_mask, events.round_id[kan_rows], 1 << events.seat[kan_rows])
+    np.bitwise_or.at(seat_mask, events.round_id[kans.rows], 1 << events.seat[kans.rows])
     n_kan_seats = _POPCOUNT_13[seat_mask]
-    fourth = _nth_rows(is_kan, events.round_id, ctx.n_rounds, 4)
-    after = _next_rows(events.action == CODE["discard"], events.round_id, fourth)
+    fourth = kans.nth(4)
+    after = _next_rows(ctx.discards.rows, events.round_id, fourth)
     hit = (fourth >= 0) & (n_kan_seats > 1) & ctx.passed(events, after)
     return np.where(hit, after, -1), n_kans, n_kan_seats
 
 
-def _nth_rows(mask: np.ndarray, round_id: np.ndarray, n_rounds: int, n: int) -> np.ndarray:
-    """(n_rounds,) row of the n-th (1-based) masked event of each round, -1 where the round has fewer."""
-    rows = np.flatnonzero(mask)
-    rid = round_id[rows]
-    start = np.searchsorted(rid, np.arange(n_rounds))
-    count = np.bincount(rid, minlength=n_rounds)
-    out = np.full(n_rounds, -1, dtype=np.int64)
-    enough = count >= n
-    out[enough] = rows[start[enough] + n - 1]
-    return out
+_NO_ROW = np.iinfo(np.int64).max
+"""A row past every event: none found."""
 
 
-def _last_rows(mask: np.ndarray, round_id: np.ndarray, n_rounds: int) -> np.ndarray:
-    """(n_rounds,) row of the last masked event of each round, -1 where it has none."""
-    rows = np.flatnonzero(mask)
-    rid = round_id[rows]
-    end = np.searchsorted(rid, np.arange(n_rounds), side="right")
-    has = end > np.searchsorted(rid, np.arange(n_rounds))
-    return np.where(has, _at(rows, end - 1, -1), -1)
+@dataclass
+class _ByRound:
+    """The event rows of one kind (ascending) and where each round's begin among them (``bounds``, n_rounds + 1:
+    round r's are rows[bounds[r]:bounds[r + 1]])."""
+
+    rows: np.ndarray
+    bounds: np.ndarray
+
+    @classmethod
+    def of(cls, events: EventArrays, mask: np.ndarray, n_rounds: int) -> _ByRound:
+        """The masked events' rows, by round."""
+        rows = np.flatnonzero(mask)
+        return cls(rows, np.searchsorted(events.round_id[rows], np.arange(n_rounds + 1)))
+
+    def count(self) -> np.ndarray:
+        """(n_rounds,) rows of the kind in each round."""
+        return np.diff(self.bounds)
+
+    def nth(self, n: int) -> np.ndarray:
+        """(n_rounds,) row of the n-th (1-based) of each round, -1 where the round has fewer."""
+        enough = np.flatnonzero(self.count() >= n)
+        out = np.full(len(self.bounds) - 1, -1, dtype=np.int64)
+        out[enough] = self.rows[self.bounds[enough] + n - 1]
+        return out
 
 
-def _next_rows(mask: np.ndarray, round_id: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """Row of the first masked event after each row of ``after`` in the same round (-1: none, or after is -1)."""
-    rows = np.flatnonzero(mask)
+def _last_play(events: EventArrays, n_rounds: int) -> np.ndarray:
+    """(n_rounds,) row of the last play event (not NOT_PLAY) of each round, -1 where it has none."""
+    starts = np.searchsorted(events.round_id, np.arange(n_rounds + 1))
+    last = row_before(np.flatnonzero(is_action(events.action, NOT_PLAY)), starts[1:])
+    return np.where(last >= starts[:-1], last, -1)
+
+
+def _next_rows(rows: np.ndarray, round_id: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Row of the first of ``rows`` (ascending) after each row of ``after`` in the same round (-1: none, or after
+    is -1)."""
     nxt = _at(rows, np.searchsorted(rows, after, side="right"), -1)  # past the end: -1
     same_round = _at(round_id, nxt, -1) == _at(round_id, after, -2)
     return np.where((after >= 0) & (nxt >= 0) & same_round, nxt, -1)
@@ -260,8 +272,10 @@ def _next_rows(mask: np.ndarray, round_id: np.ndarray, after: np.ndarray) -> np.
 
 def _at(values: np.ndarray, rows: np.ndarray, fill: int) -> np.ndarray:
     """values[rows], with ``fill`` where a row is -1 or past the end."""
-    padded = np.append(values, fill)
-    return padded[np.where((rows >= 0) & (rows < len(values)), rows, len(values))]
+    inside = (rows >= 0) & (rows < len(values))
+    if not len(values):
+        return np.full(np.shape(rows), fill, dtype=values.dtype)
+    return np.where(inside, values[np.where(inside, rows, 0)], fill)
 
 
 def _event_idx(events: EventArrays, rows: np.ndarray) -> np.ndarray:

@@ -40,65 +40,61 @@ class Passes:
     kind: np.ndarray
 
 
-def _state_keys(states: HandStates, events: EventArrays) -> np.ndarray:
-    """Order keys of states on the event axis: 2 x row for events, just before the round for deals."""
-    # where each round's events begin (for a round without events, where they would): keys stay sorted
-    # within a seat, which the searches over them need
-    first_row = np.searchsorted(events.round_id, np.arange(len(events.hands_start)), side="left")
-    return np.where(states.event_row >= 0, 2 * states.event_row, 2 * first_row[states.round_id] - 1)
-
-
 def state_before(
     states: HandStates, events: EventArrays, rows: np.ndarray, seats: np.ndarray, usable: np.ndarray | None = None
 ) -> np.ndarray:
     """For queries (event row, seat): the seat's last state strictly before the event in the same round,
     among the ``usable`` states (default all); -1 when there is none."""
-    keys = _state_keys(states, events)
-    out = np.full(len(rows), -1, dtype=np.int64)
-    for seat in range(4):
-        at = np.flatnonzero(seats == seat)
-        if len(at):
-            out[at] = _last_state_of_seat(states, events, keys, seat, usable, rows[at])
-    return out
-
-
-def _last_state_of_seat(
-    states: HandStates, events: EventArrays, keys: np.ndarray, seat: int, usable: np.ndarray | None, rows: np.ndarray
-) -> np.ndarray:
-    """For each event row: ``seat``'s last (usable) state strictly before it in the same round; -1 if none."""
-    mine = np.flatnonzero((states.seat == seat) & (True if usable is None else usable))
-    if not len(mine):
+    rows, seats = np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64)
+    mine = None if usable is None else np.flatnonzero(usable)
+    round_id, seat, event_row = (
+        (states.round_id, states.seat, states.event_row)
+        if mine is None
+        else (states.round_id[mine], states.seat[mine], states.event_row[mine])
+    )
+    if not len(seat) or not len(rows):
         return np.full(len(rows), -1, dtype=np.int64)
-    pos = np.searchsorted(keys[mine], 2 * rows, side="left") - 1
-    found = mine[np.maximum(pos, 0)]
-    return np.where((pos >= 0) & (states.round_id[found] == events.round_id[rows]), found, -1)
+    query_round = events.round_id[np.maximum(rows, 0)]
+    # states come in (round, seat, event row) order, the deal (row -1) first: the round's by a search on the
+    # rounds, then the first at or after (seat, row) by a binary search within them (a round holds few states)
+    round_bounds = np.searchsorted(round_id, np.arange(len(events.hands_start) + 1))  # sorted queries: fast
+    start = round_bounds[query_round]
+    low, high = start, round_bounds[query_round + 1]
+    while (searching := low < high).any():
+        middle = (low + high) >> 1
+        at = np.minimum(middle, len(seat) - 1)
+        before = (seat[at] < seats) | ((seat[at] == seats) & (event_row[at] < rows))
+        low = np.where(searching & before, middle + 1, low)
+        high = np.where(searching & ~before, middle, high)
+    found = np.maximum(low - 1, 0)
+    ok = (low > start) & (seat[found] == seats) & (rows >= 0)
+    return np.where(ok, found if mine is None else mine[found], -1)
 
 
 def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArrays) -> np.ndarray:
-    """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none)."""
+    """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none).
+
+    Each usable state adds, at the first row it holds for, the change from the seat's previous waits in
+    the round; each (round, seat) gives its last waits back at the round's end: a running sum down the
+    rows is then every seat's waits (exact: the sums telescope)."""
     n = len(events.action)
-    out = np.zeros((n, 4), dtype=np.int64)
     # where each round's events begin and end (a round without events: where they would)
     bounds = np.searchsorted(events.round_id, np.arange(len(events.hands_start) + 1), side="left")
     # the first event row each state holds for: a deal from its round's first event, a state after an event
     # from the next one; a state after its round's last event holds for none
     start = np.where(states.event_row >= 0, states.event_row + 1, bounds[states.round_id])
-    usable = (waits_mask >= 0) & (start < bounds[states.round_id + 1])
-    # every round starts without waits until a state of the seat says otherwise
-    round_starts = bounds[:-1][bounds[:-1] < bounds[1:]]
-    for seat in range(4):
-        mine = np.flatnonzero((states.seat == seat) & usable)  # in (round, event) order: starts ascend
-        if not len(mine):
-            continue
-        held = np.zeros(n + 1, dtype=np.int64)  # waits from a row on
-        since = np.full(n + 1, -1, dtype=np.int64)  # the row they hold from
-        since[round_starts] = round_starts
-        # where two states start at the same row the later holds
-        keep = mine[np.r_[start[mine][1:] != start[mine][:-1], True]]
-        held[start[keep]] = waits_mask[keep]
-        since[start[keep]] = start[keep]
-        out[:, seat] = held[np.maximum.accumulate(since)[:n]]
-    return out
+    seated = (states.seat >= 0) & (states.seat < 4)
+    usable = np.flatnonzero((waits_mask >= 0) & (start < bounds[states.round_id + 1]) & seated)
+    # usable states in (round, seat, event) order, one per event: starts ascend within each (round, seat)
+    rid, seat, start, waits = states.round_id[usable], states.seat[usable], start[usable], waits_mask[usable]
+    first = np.r_[True, (rid[1:] != rid[:-1]) | (seat[1:] != seat[:-1])]  # a (round, seat)'s first state
+    last = np.r_[first[1:], True]
+    change = waits - np.where(first, 0, np.r_[0, waits[:-1]])
+    steps = np.zeros(4 * (n + 1), dtype=np.int64)  # (n + 1, 4) flat
+    steps[4 * start + seat] = change
+    # a round's end (the next round's first row) may be where the seat's next state starts: added to it
+    steps[4 * bounds[rid[last] + 1] + seat[last]] -= waits[last]
+    return np.cumsum(steps[: 4 * n].reshape(n, 4), axis=0)
 
 
 NEVER = np.iinfo(np.int64).max
@@ -109,7 +105,7 @@ def first_discards(events: EventArrays) -> np.ndarray:
     """(n_rounds, 4, 34): the event row of each seat's first discard of each kind in the round."""
     n_rounds = len(events.hands_start)
     rows = np.flatnonzero(events.action == CODE["discard"])
-    key = (events.round_id[rows] * 4 + events.seat[rows]) * 34 + events.tile[rows] // 4
+    key = (events.round_id[rows] * 4 + events.seat[rows]) * 34 + (events.tile[rows] >> 2)  # >> 2: // 4, faster
     first = np.full(n_rounds * 4 * 34, NEVER, dtype=np.int64)
     np.minimum.at(first, key, rows)
     return first.reshape(n_rounds, 4, 34)
@@ -117,16 +113,16 @@ def first_discards(events: EventArrays) -> np.ndarray:
 
 @dataclass
 class SeatHistory:
-    """Each seat's events that the furiten rules look back at, found once per part (lists by seat): the rows
-    of its riichi declarations, of its discards and of its other hand changes (ascending), and for the first
-    discard of each kind in a round its key (round x (n_events + 1) + row, ascending) and the kinds the seat
-    had discarded in the round up to and including it (a 34-bit mask)."""
+    """Each seat's events that the furiten rules look back at, found once per part: (lists by seat) the rows
+    of its riichi declarations, of its discards and of its other hand changes (ascending); and for every
+    seat's first discard of each kind in a round its key ((round x 4 + seat) x (n_events + 1) + row,
+    ascending) and the kinds the seat had discarded in the round up to and including it (a 34-bit mask)."""
 
     riichi: list[np.ndarray]
     discards: list[np.ndarray]
     changes: list[np.ndarray]
-    first_keys: list[np.ndarray]
-    discarded: list[np.ndarray]
+    first_keys: np.ndarray
+    discarded: np.ndarray
 
 
 HAND_CHANGES = ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")
@@ -135,23 +131,28 @@ HAND_CHANGES = ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")
 
 def seat_history(events: EventArrays) -> SeatHistory:
     """The SeatHistory of a part's events."""
-    first = first_discards(events)
-    first_round, first_seat, first_kind = np.nonzero(first != NEVER)
-    first_row = first[first_round, first_seat, first_kind]
-    key = first_round * (len(events.action) + 1) + first_row
-    history = SeatHistory([], [], [], [], [])
+    n_events = len(events.action)
+    discards = np.flatnonzero(events.action == CODE["discard"])
+    # each discard's cell of first_discards (a negative one read from the end, as an index would)
+    first = first_discards(events).ravel()
+    cell = (events.round_id[discards] * 4 + events.seat[discards]) * 34 + (events.tile[discards] >> 2)
+    cell = np.where(cell < 0, cell + len(first), cell)
+    is_first = first[cell] == discards  # the first discard of its kind by its seat in the round
+    first_row, first_cell = discards[is_first], cell[is_first]
+    # by (round, seat), each in event order (the rows already are)
+    group = first_cell // 34
+    order = np.argsort(group, kind="stable")
+    first_row, group, first_kind = first_row[order], group[order], first_cell[order] % 34
+    # each kind's bit joins the running mask once per (round, seat): a running sum is the running OR
+    new_group = np.flatnonzero(np.diff(group, prepend=-1))
+    discarded = grouped_cumsum_1d(KIND_BITS[first_kind], new_group, np.int64)
+    history = SeatHistory([], [], [], group * (n_events + 1) + first_row, discarded)
     for seat in range(4):
         rows = np.flatnonzero(events.seat == seat)
         action = events.action[rows]
         history.riichi.append(rows[action == CODE["riichi"]])
         history.discards.append(rows[action == CODE["discard"]])
         history.changes.append(rows[is_action(action, HAND_CHANGES)])
-        order = np.flatnonzero(first_seat == seat)
-        order = order[np.argsort(key[order], kind="stable")]
-        # each kind's bit joins the running mask once per round: a running sum is the running OR
-        new_round = np.flatnonzero(np.diff(first_round[order], prepend=-1))
-        history.first_keys.append(key[order])
-        history.discarded.append(grouped_cumsum_1d(KIND_BITS[first_kind[order]], new_round, np.int64))
     return history
 
 
@@ -159,19 +160,15 @@ def discarded_mask(
     history: SeatHistory, events: EventArrays, rows: np.ndarray, seats: np.ndarray, inclusive: bool
 ) -> np.ndarray:
     """Kinds each seat discarded in the round before (or up to and including) each event row, as masks."""
-    out = np.zeros(len(rows), dtype=np.int64)
-    round_id = events.round_id[rows]
-    key = round_id * (len(events.action) + 1) + rows
-    for seat in range(4):
-        at = np.flatnonzero(seats == seat)
-        keys = history.first_keys[seat]
-        if not len(at) or not len(keys):
-            continue
-        pos = np.searchsorted(keys, key[at], side="right" if inclusive else "left") - 1
-        found = np.maximum(pos, 0)
-        same_round = (pos >= 0) & (keys[found] // (len(events.action) + 1) == round_id[at])
-        out[at] = np.where(same_round, history.discarded[seat][found], 0)
-    return out
+    keys = history.first_keys
+    if not len(keys):
+        return np.zeros(len(rows), dtype=np.int64)
+    stride = len(events.action) + 1
+    group_start = (events.round_id[rows] * 4 + seats) * stride  # the key of the (round, seat)'s row 0
+    pos = np.searchsorted(keys, group_start + rows, side="right" if inclusive else "left") - 1
+    found = np.maximum(pos, 0)
+    same_group = (pos >= 0) & (keys[found] >= group_start) & (seats >= 0) & (seats < 4)
+    return np.where(same_group, history.discarded[found], 0)
 
 
 def _last_row_before(mine: np.ndarray, events: EventArrays, queries: np.ndarray) -> np.ndarray:
@@ -193,28 +190,29 @@ def find_passes(
     rows = np.flatnonzero(released)  # only a released tile can be passed
     tile = events.tile[rows]
     bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
-    hit = (waits[rows] & bit[:, None]) != 0
+    # (released tile, seat) pairs where the tile is a wait, in row then seat order; the rules below drop some
+    pairs = np.flatnonzero(np.bitwise_and(waits[rows], bit[:, None]) != 0)  # row x 4 + seat
+    hit_rows, seats = rows[pairs >> 2], pairs & 3
     # its own tile counts only when it let its winning tile go: a tsumogiri of a tile that completed the hand
-    by_self = np.arange(4)[None, :] == events.seat[rows][:, None]
-    hit &= ~by_self | _declined_tsumo(events, history)[rows][:, None]
+    keep = events.seat[hit_rows] != seats
+    by_self = np.flatnonzero(~keep)
+    keep[by_self] = _declined_tsumo_at(events, history, hit_rows[by_self])
     # the seats that ronned the round's last released tile did not pass it
     last_of_round = last_row_per_round(events, released)
-    is_last = np.zeros(len(rows), dtype=bool)
-    is_last[np.searchsorted(rows, last_of_round[last_of_round >= 0])] = True
-    hit &= ~(is_last[:, None] & ron_seats[events.round_id[rows]])
-    at, seats = np.nonzero(hit)
-    return rows[at], seats
+    is_last = last_of_round[events.round_id[hit_rows]] == hit_rows
+    keep &= ~(is_last & ron_seats[events.round_id[hit_rows], seats])
+    return hit_rows[keep], seats[keep]
 
 
-def _declined_tsumo(events: EventArrays, history: SeatHistory) -> np.ndarray:
-    """(n_events,) bool: a discard of the tile the seat's last hand-changing event drew (a tsumogiri)."""
+def _declined_tsumo_at(events: EventArrays, history: SeatHistory, rows: np.ndarray) -> np.ndarray:
+    """For event rows: a discard of the tile its seat's last hand-changing event drew (a tsumogiri)."""
     action, tile = events.action, events.tile
-    out = np.zeros(len(action), dtype=bool)
+    out = np.zeros(len(rows), dtype=bool)
     for seat in range(4):
-        discards = history.discards[seat]
-        last_change = _last_row_before(history.changes[seat], events, discards)
+        at = np.flatnonzero((events.seat[rows] == seat) & (action[rows] == CODE["discard"]))
+        last_change = _last_row_before(history.changes[seat], events, rows[at])
         drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
-        out[discards] = drew & (tile[np.maximum(last_change, 0)] == tile[discards])
+        out[at] = drew & (tile[np.maximum(last_change, 0)] == tile[rows[at]])
     return out
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.running import grouped_running_sums, n_words, packed_deltas, unpack_counts, wrapped_cells
+from rules.running import n_words, packed_deltas, running_sums_in_groups, unpack_counts, wrapped_cells
 
 ACTIONS = (
     "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita",
@@ -32,8 +32,11 @@ CALLS = ("chi", "pon", "daiminkan", "ankan")
 def is_action(action: np.ndarray, names: tuple[str, ...] | list[str]) -> np.ndarray:
     """Bool array: whether each action code is one of ``names`` (a table lookup; codes outside ACTIONS,
     e.g. -1, are not)."""
+    codes = sorted({CODE[name] for name in names})
+    if codes and codes[-1] - codes[0] == len(codes) - 1:  # a run of codes: two comparisons
+        return (action >= codes[0]) & (action <= codes[-1])
     table = np.zeros(len(ACTIONS) + 1, dtype=bool)
-    table[[CODE[name] for name in names]] = True
+    table[codes] = True
     if action.size and action.min() >= 0 and action.max() < len(ACTIONS):  # two fast passes, no index arrays
         return table[action]
     return table[np.where((action >= 0) & (action < len(ACTIONS)), action, len(ACTIONS))]
@@ -102,6 +105,44 @@ def last_row_per_round(events: EventArrays, rows_mask: np.ndarray) -> np.ndarray
     last = np.full(len(events.hands_start), -1, dtype=np.int64)
     last[events.round_id[rows]] = rows
     return last
+
+
+def events_of_rounds(events: EventArrays, rounds: np.ndarray) -> tuple[EventArrays, np.ndarray]:
+    """The events of some rounds (``rounds``: ascending round ids, no repeats) as EventArrays of their own, the
+    rounds numbered 0.. in that order; and (n,) the row in ``events`` of each of their rows."""
+    rounds = np.asarray(rounds, dtype=np.int64)
+    first = np.searchsorted(events.round_id, rounds, side="left")
+    lengths = np.searchsorted(events.round_id, rounds, side="right") - first
+    rows = _concat_ranges(first, lengths)
+    meld_lengths = events.meld_offsets[rows + 1] - events.meld_offsets[rows]
+    return EventArrays(
+        round_id=np.repeat(np.arange(len(rounds)), lengths),
+        event_idx=events.event_idx[rows],
+        seat=events.seat[rows],
+        action=events.action[rows],
+        tile=events.tile[rows],
+        from_seat=events.from_seat[rows],
+        meld_offsets=np.concatenate([[0], np.cumsum(meld_lengths)]).astype(events.meld_offsets.dtype),
+        meld_values=events.meld_values[_concat_ranges(events.meld_offsets[rows], meld_lengths)],
+        hands_start=events.hands_start[rounds],
+        has_red_fives=events.has_red_fives[rounds],
+    ), rows
+
+
+def _concat_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The ranges [start, start + length) one after the other, as one int64 array."""
+    ends = np.cumsum(lengths)
+    return np.arange(ends[-1] if len(ends) else 0, dtype=np.int64) + np.repeat(starts - (ends - lengths), lengths)
+
+
+def row_before(skipped: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """For each row ``at`` (>= 0): the last row before it that is not among the ascending rows ``skipped``; -1
+    when there is none."""
+    # the k-th kept row (from 0) is row k plus the skipped rows before it; skipped row i has i - (its rank) kept
+    # rows before it, so those before the k-th kept row are the ones with at most k kept rows before them
+    k = at - np.searchsorted(skipped, at, side="left") - 1  # kept rows before ``at``, less one
+    kept_before = skipped - np.arange(len(skipped))
+    return np.where(k >= 0, k + np.searchsorted(kept_before, k, side="right"), -1)
 
 
 def tile_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -173,23 +214,26 @@ def _running_hands(
     fives (where the rules have them; a view), (n, 4) int64 suit indices and (n,) int16 closed tiles.
 
     The suit indices and the tile count are linear in the counts: they run along with them, in one pass."""
-    kinds = tiles >> 2
-    red_col = _RED_COLUMN[tiles]
-    is_red = (red_col >= 0) & red_rules
-    count_rows, count_columns = wrapped_cells(
-        np.concatenate([rows, rows[is_red]]), np.concatenate([kinds, red_col[is_red]]), (n, N_COLUMNS)
-    )
-    words, packed = packed_deltas(count_columns, np.concatenate([deltas, deltas[is_red]]))
     n_packed = n_words(N_COLUMNS)
-    known = np.flatnonzero(kinds >= 0)
-    kinds, wide = kinds[known], deltas[known].astype(np.int64)
-    sums = grouped_running_sums(
-        np.concatenate([count_rows, rows[known], rows[known]]),
-        np.concatenate([words, n_packed + kinds // 9, np.full(len(known), n_packed + 4)]),
-        np.concatenate([packed, wide * _SUIT_WEIGHT[kinds], wide]),
-        (n, n_packed + 5),
-        group_start,
-    )
+    sums = np.zeros((n_packed + 5, n), dtype=np.int64)  # per state: the packed count words, 4 suit indices, tiles
+    cells = sums.reshape(-1)
+    kinds = tiles >> 2
+    # each tile's count, where an unknown one (kind -1) lands as rules.hands.add_counts would put it
+    count_rows, count_columns = wrapped_cells(rows, kinds, (n, N_COLUMNS))
+    words, packed = packed_deltas(count_columns, deltas)
+    np.add.at(cells, words * n + count_rows, packed)
+    # a red five (where the rules have them) counts in its own column too
+    red_col = _RED_COLUMN[tiles]
+    red = np.flatnonzero((red_col >= 0) & red_rules)
+    words, packed = packed_deltas(red_col[red], deltas[red])
+    np.add.at(cells, words * n + rows[red], packed)
+    # the suit index and the tile count of known tiles (an unknown one adds 0 to the first suit)
+    known = kinds >= 0
+    wide = np.where(known, deltas, 0).astype(np.int64)
+    kinds = np.maximum(kinds, 0)
+    np.add.at(cells, (n_packed + kinds // 9) * n + rows, wide * _SUIT_WEIGHT[kinds])
+    np.add.at(cells, (n_packed + 4) * n + rows, wide)
+    running_sums_in_groups(sums, group_start)
     suit_index = np.ascontiguousarray(sums[n_packed : n_packed + 4].T)
     lanes = unpack_counts(sums[:n_packed])
     # the counts are read by many derivations: contiguous; the red fives only by the hand_states table

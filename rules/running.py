@@ -32,8 +32,13 @@ def grouped_running_sums(
     n, width = shape
     flat = np.zeros(width * n, dtype=np.int64)
     np.add.at(flat, columns * n + rows, values)
-    sums = flat.reshape(width, n)
-    if not n:
+    return running_sums_in_groups(flat.reshape(width, n), group_start)
+
+
+def running_sums_in_groups(sums: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """``sums`` (width, n) int64, C-contiguous, turned in place into each row's running sum restarted at every group
+    start (``group_start`` ascending, the first 0; int64 arithmetic wraps); returned."""
+    if not sums.shape[1]:
         return sums
     for column in sums:
         # each group's first value less the totals of the groups before it: the cumulative sum restarts

@@ -41,7 +41,7 @@ def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]
     aborts = derive_aborts(
         inputs.arrays, rounds["n_winners"].to_numpy().astype(np.int64), np.where(no_sanchahou, 0, could_ron)
     )
-    logged = np.array(rounds["draw_kind"].fill_null("").to_pylist(), dtype=object)
+    logged = rounds["draw_kind"].fill_null("").to_numpy(zero_copy_only=False)  # object: str
     abortive_logged = np.where(np.isin(logged, ["", "exhaustive", "nagashi_mangan"]), "", logged)
     game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
     round_idx = rounds["round_idx"].to_numpy()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pyarrow.compute as pc
 
 from pipeline.columns import Coded
 from pipeline.derive.aborts import abort_columns, could_ron_last
@@ -26,7 +27,7 @@ from rules.furiten import (
     furiten_intervals,
     state_before,
 )
-from rules.hands import CODE, HandStates, is_action, last_row_per_round
+from rules.hands import CODE, HandStates, events_of_rounds, is_action, last_row_per_round
 from rules.scoring import Context, has_yaku, melds_before, ron_hands
 from rules.scoring.situation import situations
 from rules.waits import KIND_BITS, waits_mask
@@ -78,11 +79,15 @@ def pass_has_yaku(inputs: RoundInputs, states: HandStates, passes: Passes) -> np
     before = state_before(states, ev, rows, seats)
     rid = ev.round_id[rows]
     is_tsumo = passes.from_seat == seats
-    hands = ron_hands(states.counts[before], passes.tile // 4, *melds_before(ev, rows, seats))
+    # the melds and situations look within each pass's round only: read from the rounds with passes (few)
+    with_passes = np.unique(rid)
+    own_events, own_rows = events_of_rounds(ev, with_passes)
+    local_rows, local_rid = np.searchsorted(own_rows, rows), np.searchsorted(with_passes, rid)
+    hands = ron_hands(states.counts[before], passes.tile // 4, *melds_before(own_events, local_rows, seats))
     hands = replace(hands, is_tsumo=is_tsumo)
     dealer = rounds["dealer"].to_numpy().astype(np.int64)[rid]
     n_players = rounds["n_players"].to_numpy().astype(np.int64)[rid]
-    flags = situations(ev, rid, seats, is_tsumo, dealer, n_players, win_row=rows)
+    flags = situations(own_events, local_rid, seats, is_tsumo, dealer, n_players, win_row=local_rows)
     context = Context.plain(
         len(rows),
         seat_wind=(seats - dealer) % n_players,
@@ -102,7 +107,7 @@ def furiten_columns(
     waits = current_waits(states, analysis["waits_mask"], ev)
     # the seats that declared ron on the last discard: the winners, or the three of a triple-ron abort
     # (Tenhou shows their hands)
-    sanchahou = np.array(rounds["draw_kind"].fill_null("").to_pylist()) == "sanchahou"
+    sanchahou = pc.equal(rounds["draw_kind"], "sanchahou").fill_null(False).to_numpy(zero_copy_only=False)
     shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)
     declared = seat_sets(rounds["ron_seats"], rounds.num_rows) | (sanchahou[:, None] & shown)
     passes = find_passes(ev, waits, declared, history)

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from pipeline.columns import Coded, ColumnValues, Lists
 from pipeline.derive.inputs import RoundInputs, has_quirk, round_positions
 from pipeline.sources.base import RULE_DOUBLE_YAKUMAN
-from rules.hands import CODE, EventArrays
+from rules.hands import CODE, EventArrays, add_counts
 from rules.scoring import Context, Hands, Scores, score_wins
 from rules.scoring.dora import count_red, dora_counts
 from rules.scoring.fu import COMPONENTS
@@ -117,9 +117,8 @@ def win_inputs(inputs: RoundInputs) -> tuple[Hands, Context, dict[str, np.ndarra
     n = wins.num_rows
     kind, types, meld_tiles = called_melds(wins["melds"], closed_kans(inputs.arrays)[frame["round"], frame["seat"]])
     hand = with_winning_tile(list_matrix(wins["hand"], 14), wins["tile"].to_numpy().astype(np.int64), types)
-    closed = np.zeros((n, 34), dtype=np.int8)
     has = hand >= 0
-    np.add.at(closed, (np.nonzero(has)[0], hand[has] // 4), 1)
+    closed = add_counts(np.nonzero(has)[0], hand[has] >> 2, np.ones(int(has.sum()), dtype=np.int8), (n, 34))
     hands = Hands(closed, wins["tile"].to_numpy().astype(np.int64) // 4, kind, types, frame["is_tsumo"])
     n_kita = wins["n_kita"].to_numpy().astype(np.int64)
     n_dora, n_ura = dora_counts(
@@ -175,12 +174,34 @@ _SUIT = np.array(list("mmmmmmmmmpppppppppssssssssszzzzzzz"))
 _NUMBER = np.array([str(k % 9 + 1) for k in range(34)])
 
 
-def _piece_names(kind: np.ndarray, is_sequence: np.ndarray, size: np.ndarray) -> np.ndarray:
-    """MPSZ name of each piece: a sequence '123m', else ``size`` copies of the kind ('777z', '55p')."""
+def _spelled_pieces(kind: np.ndarray, is_sequence: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """MPSZ name of each piece: a sequence '123m', else ``size`` copies of the kind ('777z', '55p'); '' for a
+    kind < 0."""
     k = np.maximum(kind, 0)
     run = np.strings.add(np.strings.add(_NUMBER[k], _NUMBER[np.minimum(k + 1, 33)]), _NUMBER[np.minimum(k + 2, 33)])
     same = np.strings.multiply(_NUMBER[k], size)
     return np.where(kind < 0, "", np.strings.add(np.where(is_sequence, run, same), _SUIT[k]))
+
+
+def _piece_table() -> np.ndarray:
+    """(3, 35, 2, 5) every piece's name by [wrapping (none, '(...)', '[...]'), kind (34: none, ''), is_sequence,
+    size (0-4)]."""
+    kind, sequence, size = np.meshgrid(np.r_[np.arange(34), -1], [False, True], np.arange(5), indexing="ij")
+    name = _spelled_pieces(kind, sequence, size)
+    wrapped = [np.strings.add(np.strings.add(left, name), right) for left, right in ("()", "[]")]
+    return np.stack([name, *wrapped])
+
+
+_PIECES = _piece_table()
+"""Names of the pieces, looked up rather than spelled for every win (see _piece_table)."""
+
+
+def _piece_names(
+    kind: np.ndarray, is_sequence: np.ndarray, size: np.ndarray | int, wrap: np.ndarray | int = 0
+) -> np.ndarray:
+    """MPSZ name of each piece: a sequence '123m', else ``size`` copies of the kind ('777z', '55p'), '' for a kind
+    < 0; ``wrap`` 1 puts it in parentheses, 2 in brackets."""
+    return _PIECES[wrap, np.where(kind < 0, 34, kind), np.asarray(is_sequence, dtype=np.intp), size]
 
 
 def decomposition_strings(scores: Scores, hands: Hands) -> np.ndarray:
@@ -192,18 +213,21 @@ def decomposition_strings(scores: Scores, hands: Hands) -> np.ndarray:
         return np.array([], dtype=str)
     parts = []
     for slot in range(4):
-        name = _piece_names(r.kind[:, slot].astype(np.int64), r.is_sequence[:, slot], np.where(r.is_kan[:, slot], 4, 3))
         closed_kan = r.is_kan[:, slot] & ~r.is_open[:, slot]
-        wrapped = np.where(r.is_open[:, slot], np.strings.add(np.strings.add("(", name), ")"), name)
-        parts.append(np.where(closed_kan, np.strings.add(np.strings.add("[", name), "]"), wrapped))
-    pair_kind = r.pair.astype(np.int64)
-    parts.append(_piece_names(pair_kind, np.zeros(len(pair_kind), dtype=bool), np.full(len(pair_kind), 2)))
-    pairs = np.argsort(np.asarray(hands.closed) != 2, axis=1, kind="stable")[:, :7]
-    seven = [_piece_names(pairs[:, i], np.zeros(len(pairs), dtype=bool), np.full(len(pairs), 2)) for i in range(7)]
-    regular = np.strings.strip(_join(parts))
-    extra = _piece_names(pairs[:, 0], np.zeros(len(pairs), dtype=bool), np.ones(len(pairs), dtype=np.int64))
-    special = np.where(r.form == KOKUSHI, np.strings.add("19m19p19s1234567z+", extra), _join(seven))
-    return np.where(r.win < 0, "", np.where(r.form == REGULAR, regular, special))
+        wrap = np.where(closed_kan, 2, np.where(r.is_open[:, slot], 1, 0))
+        size = np.where(r.is_kan[:, slot], 4, 3)
+        parts.append(_piece_names(r.kind[:, slot].astype(np.int64), r.is_sequence[:, slot], size, wrap))
+    parts.append(_piece_names(r.pair.astype(np.int64), False, 2))
+    regular = np.where((r.win >= 0) & (r.form == REGULAR), np.strings.strip(_join(parts)), "")
+    # seven pairs and thirteen orphans (few): spelled for their rows only
+    special = np.flatnonzero((r.win >= 0) & (r.form != REGULAR))
+    pairs = np.argsort(np.asarray(hands.closed)[special] != 2, axis=1, kind="stable")[:, :7]
+    seven = _join([_piece_names(pairs[:, i], False, 2) for i in range(7)])
+    kokushi = np.strings.add("19m19p19s1234567z+", _piece_names(pairs[:, 0], False, 1))
+    named = np.where(r.form[special] == KOKUSHI, kokushi, seven)
+    out = regular.astype(np.promote_types(regular.dtype, named.dtype))
+    out[special] = named
+    return out
 
 
 def _join(parts: list[np.ndarray]) -> np.ndarray:

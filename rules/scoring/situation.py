@@ -1,8 +1,9 @@
 """Situational yaku, pao and the sticks on the table, read from the event stream for many wins at once.
 
 A round's last event is the winning event: the winner's draw (tsumo), or the discard or added kan
-that was ronned. Counts of events between two rows are differences of prefix sums over the event
-arrays, so every flag is a few vectorised lookups per win:
+that was ronned. Counts of events between two rows are differences of binary searches in the sorted
+rows of those events (a seat's own: of running counts packed by seat), so every flag is a few
+vectorised lookups per win:
 
 * riichi: the winner declared riichi; double riichi: declared before its first discard with no
   call (chi, pon, any kan) before it in the round.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, is_action
+from rules.hands import CODE, EventArrays, row_before
 from rules.scoring.inputs import CHI, CLOSED_KAN, NO_MELD, OPEN_KAN, PON
 
 LIVE_DRAWS = {4: 70, 3: 55}
@@ -45,45 +46,62 @@ SET_CALLS = [CODE[a] for a in ("pon", "daiminkan", "ankan")]
 """Calls that make a triplet or kan (an added kan only upgrades a pon)."""
 
 
-def _prefix(flags: np.ndarray) -> np.ndarray:
-    """Counts of true flags before each row, along the last axis: out[..., i] = flags[..., :i].sum()."""
-    zeros = np.zeros((*flags.shape[:-1], 1), dtype=np.int64)
-    return np.concatenate([zeros, np.cumsum(flags, axis=-1, dtype=np.int64)], axis=-1)
+SEAT_BITS = 16
+"""Bits of each seat's count in a packed per-seat running count (_seat_counts)."""
 
 
 @dataclass
-class _Counts:
-    """Events before each row: prefix sums (length E + 1) of the calls and the draws; and each seat's rows of
-    draws and of discards (ascending), to count its own before any row (_own_before)."""
+class _Rows:
+    """The events the situational flags count, as ascending event rows (``n`` events in all): the calls, the
+    draws, the discards and the rows that are no move; with running counts of the draws and of the discards by
+    seat (_seat_counts), to count a seat's own between two rows of a round (_own_between)."""
 
+    n: int
     calls: np.ndarray
     draws: np.ndarray
-    own_draws: list[np.ndarray]
-    own_discards: list[np.ndarray]
+    discards: np.ndarray
+    no_move: np.ndarray
+    seat_draws: np.ndarray
+    seat_discards: np.ndarray
 
 
-def _counts(events: EventArrays) -> _Counts:
-    """The prefix sums and row lists of the events that the situational flags count."""
-    draw = events.action == CODE["draw"]
-    draws, discards = np.flatnonzero(draw), np.flatnonzero(events.action == CODE["discard"])
-    return _Counts(
-        calls=_prefix(is_action(events.action, CALLS)),
-        draws=_prefix(draw),
-        own_draws=[draws[events.seat[draws] == seat] for seat in range(4)],
-        own_discards=[discards[events.seat[discards] == seat] for seat in range(4)],
+def _rows(events: EventArrays) -> _Rows:
+    """The rows and running counts that the situational flags read (one pass over the events each)."""
+    action = events.action
+    draws, discards = np.flatnonzero(action == CODE["draw"]), np.flatnonzero(action == CODE["discard"])
+    return _Rows(
+        n=len(action),
+        calls=np.flatnonzero(np.isin(action, [CODE[a] for a in CALLS])),
+        draws=draws,
+        discards=discards,
+        no_move=np.flatnonzero(np.isin(action, NOT_PLAY)),
+        seat_draws=_seat_counts(events, draws),
+        seat_discards=_seat_counts(events, discards),
     )
 
 
-def _own_before(rows_by_seat: list[np.ndarray], seat: np.ndarray, at: np.ndarray, n_events: int) -> np.ndarray:
-    """Per query: how many rows of its ``seat`` lie before row ``at``, as a (4, n_events + 1) prefix sum read at
-    [seat, at] would give (a negative seat or ``at`` counts from the end)."""
-    seat, at = np.broadcast_arrays(np.asarray(seat, dtype=np.int64), np.asarray(at, dtype=np.int64))
-    at = np.where(at < 0, at + n_events + 1, at)
-    out = np.zeros(seat.shape, dtype=np.int64)
-    for s, rows in enumerate(rows_by_seat):
-        mine = seat % 4 == s
-        out[mine] = np.searchsorted(rows, at[mine], side="left")
-    return out
+def _seat_counts(events: EventArrays, rows: np.ndarray) -> np.ndarray:
+    """(len(rows) + 1,) int64: entry k counts ``rows[:k]`` by seat, seat s in bits SEAT_BITS x s and up (int64
+    arithmetic wraps). The difference of two entries holds each seat's rows between them exactly while they are
+    fewer than 2**SEAT_BITS (the rows of one round are); rows of no seat 0-3 count for none."""
+    seat = events.seat[rows]
+    ones = np.where((seat >= 0) & (seat < 4), np.left_shift(1, SEAT_BITS * np.clip(seat, 0, 3)), 0)
+    return np.concatenate([[0], np.cumsum(ones, dtype=np.int64)])
+
+
+def _before(rows: np.ndarray, at: np.ndarray, n_events: int) -> np.ndarray:
+    """How many of the ascending ``rows`` lie before each row ``at`` (a negative ``at`` counts from the end, as a
+    prefix sum of length n_events + 1 read at ``at`` would)."""
+    at = np.asarray(at, dtype=np.int64)
+    return np.searchsorted(rows, np.where(at < 0, at + n_events + 1, at), side="left")
+
+
+def _own_between(rows: _Rows, kind: str, seat: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Per query: how many of its ``seat``'s rows of ``kind`` ('draws' or 'discards') lie in [start, end), both
+    in the query's round (end >= start; a negative seat counts as seat % 4)."""
+    of_kind, counts = getattr(rows, kind), getattr(rows, f"seat_{kind}")
+    between = counts[_before(of_kind, end, rows.n)] - counts[_before(of_kind, start, rows.n)]
+    return (between >> (SEAT_BITS * (np.asarray(seat, dtype=np.int64) % 4))) & ((1 << SEAT_BITS) - 1)
 
 
 def round_starts(events: EventArrays) -> np.ndarray:
@@ -95,34 +113,35 @@ def round_starts(events: EventArrays) -> np.ndarray:
 def _first_row(events: EventArrays, mask: np.ndarray, n_rounds: int) -> np.ndarray:
     """(n_rounds, 4) first row of an event per (round, seat) among ``mask``; a huge value when none."""
     out = np.full((n_rounds, 4), np.iinfo(np.int64).max, dtype=np.int64)
-    rows = np.flatnonzero(mask & (events.seat >= 0))
+    rows = np.flatnonzero(mask)
+    rows = rows[events.seat[rows] >= 0]
     np.minimum.at(out, (events.round_id[rows], events.seat[rows]), rows)
     return out
 
 
-def _previous_move(events: EventArrays) -> np.ndarray:
-    """(E,) row of the last game move (not a dora reveal or connection event) before each row; -1 none."""
-    rows = np.arange(len(events.action))
-    moves = np.where(np.isin(events.action, NOT_PLAY), -1, rows)
-    return np.concatenate([[-1], np.maximum.accumulate(moves)[:-1]]) if len(rows) else rows
+def _previous_move(rows: _Rows, at: np.ndarray) -> np.ndarray:
+    """Row of the last game move (not a dora reveal or connection event) before each row ``at``; -1 none."""
+    return row_before(rows.no_move, np.where(at < 0, at + rows.n, at))  # a negative ``at`` counts from the end
 
 
 def _riichi_flags(
-    events: EventArrays, counts: _Counts, win_round: np.ndarray, seat: np.ndarray, r0: np.ndarray, w: np.ndarray
+    events: EventArrays, rows: _Rows, win_round: np.ndarray, seat: np.ndarray, r0: np.ndarray, w: np.ndarray
 ) -> dict[str, np.ndarray]:
     """is_riichi, is_double_riichi and is_ippatsu of each win (see the module docstring)."""
     n_rounds = len(events.hands_start)
     riichi = _first_row(events, events.action == CODE["riichi"], n_rounds)[win_round, seat]
-    first_discard = _first_row(events, events.action == CODE["discard"], n_rounds)[win_round, seat]
     is_riichi = riichi < w
     declared = np.minimum(riichi, w)
     # the winner's discards since the declaration: the riichi tile, and one more once a go-around has passed
-    n = len(events.action)
-    discards_since = _own_before(counts.own_discards, seat, w, n) - _own_before(counts.own_discards, seat, declared, n)
-    no_call_since = counts.calls[w] == counts.calls[declared]
+    discards_since = _own_between(rows, "discards", seat, declared, w)
+    # a riichi before the seat's first discard: no discard of the seat in the round before it
+    before_first_discard = _own_between(rows, "discards", seat, r0, declared) == 0
+    calls_at_declaration = _before(rows.calls, declared, rows.n)
+    no_call_before = calls_at_declaration == _before(rows.calls, r0, rows.n)
+    no_call_since = _before(rows.calls, w, rows.n) == calls_at_declaration
     return {
         "is_riichi": is_riichi,
-        "is_double_riichi": is_riichi & (riichi < first_discard) & (counts.calls[declared] == counts.calls[r0]),
+        "is_double_riichi": is_riichi & before_first_discard & no_call_before,
         "is_ippatsu": is_riichi & no_call_since & (discards_since <= 1),
     }
 
@@ -143,27 +162,27 @@ def situations(
     ``dealer`` and ``n_players`` per win; ``win_row`` the event row of the winning draw, discard or added kan
     (default: the round's last event, as for a logged win; give it for a ron a seat let go).
     """
-    action, counts = events.action, _counts(events)
+    action, rows = events.action, _rows(events)
     start = round_starts(events)
     r0 = start[win_round]
     w = start[win_round + 1] - 1 if win_row is None else np.asarray(win_row, dtype=np.int64)
     seat = np.asarray(seat, dtype=np.int64)
     is_tsumo = np.asarray(is_tsumo, dtype=bool)
-    previous = _previous_move(events)[w]
+    previous = _previous_move(rows, w)
     after_own_kan = (previous >= r0) & np.isin(action[np.maximum(previous, 0)], KANS_AND_KITA)
     is_rinshan = is_tsumo & after_own_kan & (events.seat[np.maximum(previous, 0)] == seat)
-    n_draws = counts.draws[w + 1] - counts.draws[r0]  # the winning draw included
+    n_draws = _before(rows.draws, w + 1, rows.n) - _before(rows.draws, r0, rows.n)  # the winning draw included
     last_draw = n_draws == np.where(np.asarray(n_players) == 3, LIVE_DRAWS[3], LIVE_DRAWS[4])
-    n = len(action)
-    first_own_draw = _own_before(counts.own_draws, seat, w + 1, n) - _own_before(counts.own_draws, seat, r0, n) == 1
+    first_own_draw = _own_between(rows, "draws", seat, r0, w + 1) == 1
+    no_call_yet = _before(rows.calls, w, rows.n) == _before(rows.calls, r0, rows.n)
     return {
-        **_riichi_flags(events, counts, win_round, seat, r0, w),
+        **_riichi_flags(events, rows, win_round, seat, r0, w),
         "is_chankan": ~is_tsumo & np.isin(action[w], [CODE["kakan"], CODE["ankan"]]),
         "is_rinshan": is_rinshan,
         "is_haitei": is_tsumo & ~is_rinshan & last_draw,
         "is_houtei": ~is_tsumo & (action[w] == CODE["discard"]) & last_draw,
         "is_tenhou": is_tsumo & (seat == dealer) & (n_draws == 1),
-        "is_chiihou": is_tsumo & (seat != dealer) & first_own_draw & (counts.calls[w] == counts.calls[r0]),
+        "is_chiihou": is_tsumo & (seat != dealer) & first_own_draw & no_call_yet,
     }
 
 
@@ -178,12 +197,14 @@ def pao_seats(events: EventArrays) -> tuple[np.ndarray, np.ndarray]:
     """(dragons, winds), each (n_rounds, 4): the seat liable for a daisangen / daisuushii of each seat,
     -1 when none: whose discard a pon or open kan took for the third dragon set / fourth wind set."""
     n_rounds = len(events.hands_start)
+    set_calls = np.flatnonzero(np.isin(events.action, SET_CALLS))
     values = events.meld_values if len(events.meld_values) else np.zeros(1, dtype=np.int64)  # no call at all
-    first_tile = values[np.minimum(events.meld_offsets[:-1], len(values) - 1)]
-    kind = np.where(np.diff(events.meld_offsets) > 0, first_tile // 4, -1)
+    first_tile = values[np.minimum(events.meld_offsets[set_calls], len(values) - 1)]
+    has_tiles = events.meld_offsets[set_calls + 1] > events.meld_offsets[set_calls]
+    kind = np.where(has_tiles, first_tile // 4, -1)
     out = []
     for kinds, nth in (((31, 32, 33), 3), ((27, 28, 29, 30), 4)):
-        rows = np.flatnonzero(np.isin(events.action, SET_CALLS) & np.isin(kind, kinds))
+        rows = set_calls[np.isin(kind, kinds)]
         group = events.round_id[rows] * 4 + events.seat[rows]
         order = np.lexsort((rows, group))
         rows, group = rows[order], group[order]
