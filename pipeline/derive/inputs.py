@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,15 +105,17 @@ def game_slices(tables: PartTables, games_per_slice: int = GAMES_PER_READ) -> It
 
 
 def _is_game_in(game_ids: pa.ChunkedArray, wanted: pa.Array) -> pa.ChunkedArray:
-    """Boolean mask of the rows whose game id is in ``wanted``; a dictionary-encoded column (as part_tables
-    reads it) is looked up by its dictionary, not row by row."""
-    masks = [
-        pc.is_in(chunk.dictionary, value_set=wanted).take(chunk.indices)
-        if pa.types.is_dictionary(chunk.type)
-        else pc.is_in(chunk, value_set=wanted)
-        for chunk in game_ids.chunks
+    """Boolean mask of the rows whose game id is in ``wanted``."""
+    return pa.chunked_array(_per_value(game_ids, lambda values: pc.is_in(values, value_set=wanted)), pa.bool_())
+
+
+def _per_value(column: pa.ChunkedArray, lookup: Callable[[pa.Array], pa.Array]) -> list[pa.Array]:
+    """``lookup`` of every row of ``column``, chunk by chunk: of a dictionary-encoded chunk (as part_tables
+    reads DICTIONARY_COLUMNS) its dictionary's values are looked up once each, then spread to the rows."""
+    return [
+        lookup(chunk.dictionary).take(chunk.indices) if pa.types.is_dictionary(chunk.type) else lookup(chunk)
+        for chunk in column.chunks
     ]
-    return pa.chunked_array(masks, pa.bool_())
 
 
 def connect_part(tables: PartTables) -> duckdb.DuckDBPyConnection:
@@ -221,18 +223,10 @@ def read_inputs(tables: PartTables) -> RoundInputs:
 
 
 def _action_codes(actions: pa.ChunkedArray) -> np.ndarray:
-    """Each event's rules.hands.CODE of its action (-1 for an action the rules do not know), looked up in the
-    dictionary when the column is dictionary-encoded."""
+    """Each event's rules.hands.CODE of its action (-1 for an action the rules do not know)."""
     known = pa.array(list(CODE))
-    codes = [
-        pc.index_in(chunk.dictionary, value_set=known).fill_null(-1).to_numpy(zero_copy_only=False)[
-            chunk.indices.to_numpy(zero_copy_only=False)
-        ]
-        if pa.types.is_dictionary(chunk.type)
-        else pc.index_in(chunk, value_set=known).fill_null(-1).to_numpy(zero_copy_only=False)
-        for chunk in actions.chunks
-    ]
-    return np.concatenate(codes) if codes else np.zeros(0, dtype=np.int64)
+    codes = _per_value(actions, lambda values: pc.index_in(values, value_set=known).fill_null(-1))
+    return np.concatenate([c.to_numpy(zero_copy_only=False) for c in codes]) if codes else np.zeros(0, np.int64)
 
 
 def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
