@@ -130,9 +130,19 @@ def shanten(
         distance = regular_distance(suit_indices(counts) if indices is None else indices, calls)
     result = (distance - 1).astype(np.int8)
     closed = np.flatnonzero(calls == 0)
-    chiitoitsu, kokushi = special_shanten(counts, indices, closed) if special is None else (s[closed] for s in special)
+    chiitoitsu, kokushi = special_shanten_at(counts, indices, closed, special)
     result[closed] = np.minimum(result[closed], np.minimum(chiitoitsu, kokushi))
     return result
+
+
+def special_shanten_at(
+    counts: np.ndarray, indices: np.ndarray | None, rows: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seven-pairs and thirteen-orphans shanten of the hands at ``rows``: read from ``known`` (as
+    special_shanten_all gives them) when given, else computed by special_shanten."""
+    if known is None:
+        return special_shanten(counts, indices, rows)
+    return known[0][rows], known[1][rows]
 
 
 def special_shanten_all(

@@ -18,7 +18,7 @@ from rules.shanten import (
     chiitoitsu_shanten,
     kokushi_shanten,
     regular_distance,
-    special_shanten,
+    special_shanten_at,
     suit_classes_of,
     suit_indices,
 )
@@ -148,7 +148,7 @@ def waits_mask(
         at = near[start : start + CHUNK]
         masks[at] = regular_waits(counts[at], calls[at], None if indices is None else indices[at])
     closed = rows[calls[rows] == 0]
-    chiitoitsu, kokushi = special_shanten(counts, indices, closed) if special is None else (s[closed] for s in special)
+    chiitoitsu, kokushi = special_shanten_at(counts, indices, closed, special)
     tenpai = (chiitoitsu == 0) | (kokushi == 0)
     held = counts[closed[tenpai]]
     masks[closed[tenpai]] |= chiitoitsu_waits(held, chiitoitsu[tenpai]) | kokushi_waits(held, kokushi[tenpai])
