@@ -41,8 +41,10 @@ order by r.game_id, r.round_idx
 """
 
 _WINS_SQL = """
-select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, tile, hand, melds, n_kita, dora_indicators,
-       ura_indicators, (select g.has_kuitan from games g where g.game_id = wins.game_id) as has_kuitan from wins
+select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, points, tile, hand, melds, n_kita,
+       dora_indicators, ura_indicators,
+       (select g.has_kuitan from games g where g.game_id = wins.game_id) as has_kuitan
+from wins
 order by game_id, round_idx, win_idx
 """
 

@@ -11,6 +11,7 @@ Derivations, in order (each adds the columns its docstring lists):
    derive.riichi                 every riichi declaration's hand: waits, karaten, furiten riichi
 8. derive.aborts                 abortive draws (rules.aborts), sanchahou from seats able to ron
 9. derive.scoring                fu with its components, han and yaku, points of every win (rules.scoring)
+10. derive.seats                 per seat and round: riichi, open calls, win, deal-in, score change
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pipeline.derive.furiten import furiten_columns
 from pipeline.derive.inputs import RoundInputs, game_ids_of, per_seat
 from pipeline.derive.riichi import riichi_columns
 from pipeline.derive.scoring import scoring_columns
+from pipeline.derive.seats import seat_round_columns
 from pipeline.derive.transitions import transition_columns
 from rules.analysis import analyse_states, live_waits
 from rules.furiten import SeatHistory, discarded_mask, seat_history
@@ -157,5 +159,6 @@ def derive_part(inputs: RoundInputs) -> dict[str, dict[str, ColumnValues]]:
         "round_transitions": transition_columns(inputs, tenpai, nagashi),
         **furiten_columns(inputs, states, analysis, history, own),
         "riichi": riichi_columns(inputs, states, analysis, own),
+        "seat_rounds": seat_round_columns(inputs),
         **scoring_columns(inputs),
     }

@@ -146,6 +146,20 @@ KYUUSHU = [
     col("is_declared_logged", BOOL, "The log labels the round kyuushu kyuuhai and shows this seat's hand"),
 ]  # fmt: skip
 
+SEAT_ROUNDS = [
+    *ROUND_KEY,
+    col("seat", I8, "Seat (one row per seat with a hand: 4 per round, 3 in sanma)"),
+    col("is_dealer", BOOL, "The seat deals this round"),
+    col("has_riichi", BOOL, "The seat declared riichi (accepted or not: a ron on the declaration tile counts)"),
+    col("n_open_calls", I8, "Chi, pon and open kans (daiminkan) the seat called"),
+    col("is_win", BOOL, "The seat won the round (tsumo or ron; every winner of a multiple ron)"),
+    col("win_points", I32, "Points of the seat's win as recorded (hand value, before honba and sticks); null unless "
+       "it won", True),
+    col("is_deal_in", BOOL, "A ron was won off the seat's discard or added kan (a multiple ron counts once)"),
+    col("score_change", I32, "scores_post - scores_pre: everything the seat paid and received in the round (win or "
+       "draw payments, honba, riichi deposits and sticks), full points"),
+]  # fmt: skip
+
 DERIVED_TABLES: dict[str, list[Column]] = {
     "hand_states": HAND_STATES,
     "draw_outcomes": DRAW_OUTCOMES,
@@ -156,6 +170,7 @@ DERIVED_TABLES: dict[str, list[Column]] = {
     "riichi": RIICHI,
     "abort_checks": ABORT_CHECKS,
     "kyuushu": KYUUSHU,
+    "seat_rounds": SEAT_ROUNDS,
     **SCORING_TABLES,
 }
 """Tables written by the rules layer (``paipu derive``), one part per games part."""

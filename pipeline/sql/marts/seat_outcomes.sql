@@ -1,5 +1,5 @@
 -- seat_outcomes: the usual player statistics, per seat-round (one seat in one round: rounds x the players at
--- the table, 4, or 3 in sanma), from the log's labels (wins, events).
+-- the table, 4, or 3 in sanma), from the log's labels (wins, events) rolled up per seat-round in seat_rounds.
 -- Parameter $by: 'all', 'room', 'year', 'source', 'length' (hanchan or tonpuu, from games.is_hanchan) or
 -- 'player' (the seat's name; a player's row counts only the seats that player held). Definitions:
 --   seat_win_rate      = seat-rounds the seat won (tsumo or ron; every winner of a multiple ron) / seat-rounds
@@ -13,44 +13,19 @@ with seat_groups as (
     -- every seat of every game with its group: the game's, or by player the seat's player
     select * from grouped_seats($by)
 ),
-seat_rounds as (
-    select r.game_id, r.round_idx, s.seat, s.group_value
-    from rounds as r
-    join seat_groups as s using (game_id)
-),
-seat_wins as (
-    select game_id, round_idx, seat, count(*) as n_wins, sum(points) as points
-    from wins
-    group by all
-),
-deal_ins as (
-    select distinct game_id, round_idx, from_seat as seat
-    from wins
-    where not is_tsumo
-),
-seat_actions as (
-    select
-        game_id, round_idx, seat,
-        bool_or(action = 'riichi') as has_riichi,
-        bool_or(action in ('chi', 'pon', 'daiminkan')) as has_call
-    from events
-    where action in ('riichi', 'chi', 'pon', 'daiminkan')
-    group by all
-),
 counts as (
+    -- seat_rounds (written by `paipu derive`) has one row per seat with a hand per round, so a warehouse
+    -- ingested with --no-derive gives no rows here rather than rates of 0
     select
-        s.group_value,
+        g.group_value,
         count(*) as n_seat_rounds,
-        count(w.seat) as n_won,
-        coalesce(sum(w.n_wins), 0) as n_wins,
-        coalesce(sum(w.points), 0) as win_points,
-        count(d.seat) as n_dealt_in,
-        count(*) filter (where a.has_riichi) as n_riichi,
-        count(*) filter (where a.has_call) as n_called
+        count(*) filter (where s.is_win) as n_won,
+        coalesce(sum(s.win_points), 0) as win_points,
+        count(*) filter (where s.is_deal_in) as n_dealt_in,
+        count(*) filter (where s.has_riichi) as n_riichi,
+        count(*) filter (where s.n_open_calls > 0) as n_called
     from seat_rounds as s
-    left join seat_wins as w on w.game_id = s.game_id and w.round_idx = s.round_idx and w.seat = s.seat
-    left join deal_ins as d on d.game_id = s.game_id and d.round_idx = s.round_idx and d.seat = s.seat
-    left join seat_actions as a on a.game_id = s.game_id and a.round_idx = s.round_idx and a.seat = s.seat
+    join seat_groups as g using (game_id, seat)
     group by all
 ),
 final as (
@@ -72,11 +47,11 @@ final as (
            'seat-rounds with at least one chi, pon or open kan (daiminkan) / seat-rounds'
     from counts
     union all
-    select 'average_win_points', group_value, win_points, n_wins, 5,
+    select 'average_win_points', group_value, win_points, n_won, 5,
            'points of the wins as recorded (hand value before honba and riichi sticks, full points) / wins '
                || '(a mean)'
     from counts
-    where n_wins > 0
+    where n_won > 0
 )
 select name, group_value, numerator, denominator, numerator / denominator as value, definition
 from final
