@@ -9,23 +9,55 @@
 --   call_rate          = seat-rounds with at least one chi, pon or open kan (daiminkan) / seat-rounds
 --   average_win_points = points of the seat's wins as recorded (the hand's value before honba and riichi sticks,
 --                        full points) / wins: a mean, not a proportion (numerator: the points, summed)
-with seat_groups as (
-    -- every seat of every game with its group: the game's, or by player the seat's player
-    select * from grouped_seats($by)
+with per_game as (
+    -- seat_rounds (written by `paipu derive`) has one row per seat with a hand per round, so a warehouse
+    -- ingested with --no-derive gives no rows here rather than rates of 0. Summed per game first (per seat by
+    -- player: the other branch): the join to the groups then reads a row per game, not per seat-round
+    select
+        game_id,
+        count(*) as n_seat_rounds,
+        count_if(is_win) as n_won,
+        coalesce(sum(win_points), 0) as win_points,
+        count_if(is_deal_in) as n_dealt_in,
+        count_if(has_riichi) as n_riichi,
+        count_if(n_open_calls > 0) as n_called
+    from seat_rounds
+    where $by <> 'player'
+    group by game_id
+),
+per_seat as (
+    select
+        game_id,
+        seat,
+        count(*) as n_seat_rounds,
+        count_if(is_win) as n_won,
+        coalesce(sum(win_points), 0) as win_points,
+        count_if(is_deal_in) as n_dealt_in,
+        count_if(has_riichi) as n_riichi,
+        count_if(n_open_calls > 0) as n_called
+    from seat_rounds
+    where $by = 'player'
+    group by game_id, seat
+),
+grouped as (
+    select g.group_value, s.* exclude (game_id)
+    from per_game as s
+    join grouped_games($by) as g using (game_id)
+    union all
+    select g.group_value, s.* exclude (game_id, seat)
+    from per_seat as s
+    join grouped_seats($by) as g using (game_id, seat)
 ),
 counts as (
-    -- seat_rounds (written by `paipu derive`) has one row per seat with a hand per round, so a warehouse
-    -- ingested with --no-derive gives no rows here rather than rates of 0
     select
-        g.group_value,
-        count(*) as n_seat_rounds,
-        count(*) filter (where s.is_win) as n_won,
-        coalesce(sum(s.win_points), 0) as win_points,
-        count(*) filter (where s.is_deal_in) as n_dealt_in,
-        count(*) filter (where s.has_riichi) as n_riichi,
-        count(*) filter (where s.n_open_calls > 0) as n_called
-    from seat_rounds as s
-    join seat_groups as g using (game_id, seat)
+        group_value,
+        sum(n_seat_rounds)::bigint as n_seat_rounds,
+        sum(n_won)::bigint as n_won,
+        sum(win_points)::bigint as win_points,
+        sum(n_dealt_in)::bigint as n_dealt_in,
+        sum(n_riichi)::bigint as n_riichi,
+        sum(n_called)::bigint as n_called
+    from grouped
     group by all
 ),
 final as (
