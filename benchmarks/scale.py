@@ -271,9 +271,10 @@ def count_stats(output: str) -> int | None:
 
 
 def stats_in_process(warehouse: Path, repeats: int) -> dict[str, Any]:
-    """In this process: connect, all_stats (what `paipu stats` runs), the round outcomes by room; wall seconds."""
+    """In this process: connect, all_stats (what `paipu stats` runs), the round outcomes by room, each mart by
+    room; wall seconds."""
     from pipeline.db import connect
-    from pipeline.statistics import all_stats, round_outcome_stats
+    from pipeline.statistics import MARTS, all_stats, mart_stats, round_outcome_stats
     from pipeline.store.warehouse import Warehouse
 
     connecting = time_calls(lambda: connect(Warehouse(warehouse)), repeats)
@@ -286,6 +287,7 @@ def stats_in_process(warehouse: Path, repeats: int) -> dict[str, Any]:
         "connect": connecting,
         "all_stats": time_calls(lambda: all_stats(con), repeats),
         "round_outcomes_by_room": time_calls(lambda: round_outcome_stats(con, "room"), repeats),
+        "marts_by_room": {m: time_calls(lambda m=m: mart_stats(con, m, "room"), repeats) for m in MARTS},
         "exhaustive_draw_rate_by_room": {
             s.group["room"]: s.value for s in by_room if s.name == "exhaustive_draw_rate" and s.group
         },
@@ -450,6 +452,18 @@ QUERIES = ("N", "rounds", "`paipu stats --json` s", "its peak MB", "connect s", 
            "round outcomes by room s")  # fmt: skip
 
 
+def mart_table(results: dict[int, dict[str, Any]]) -> list[str]:
+    """The per-mart table (each mart by room, first / best of the repeats) as lines, with a blank line before;
+    none when no run kept per-mart timings."""
+    kept = {n: r["stats_in_process"] for n, r in results.items()}
+    timed = {n: stats["marts_by_room"] for n, stats in kept.items() if "marts_by_room" in stats}
+    if not timed:
+        return []
+    names = list(next(iter(timed.values())))
+    rows = [(f"{n:,}", *(f"{t[m]['first_s']:.2f} / {t[m]['best_s']:.2f}" for m in names)) for n, t in timed.items()]
+    return ["", markdown(("N", *(f"{m} by room s" for m in names)), rows)]
+
+
 def baseline_row(n_games: int, r: dict[str, Any]) -> tuple[str, ...]:
     """One row of the baselines table: games per CPU second of each walk, wins/s of each scorer."""
     b, e = r["baselines"], r["end_to_end"]
@@ -506,6 +520,7 @@ def report(results: dict[int, dict[str, Any]], meta: dict[str, Any]) -> str:
         markdown(END_TO_END, [end_to_end_row(n, r["end_to_end"]) for n, r in results.items()]),
         "",
         markdown(QUERIES, [query_row(n, r) for n, r in results.items()]),
+        *mart_table(results),
     ]
     with_baselines = [(n, r) for n, r in results.items() if "baselines" in r]
     if with_baselines:
