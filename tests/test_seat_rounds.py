@@ -3,9 +3,17 @@ tables, on every real Tenhou log: one row per seat at the table per round, each 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
+from pipeline.db import connect, load_sql
+from pipeline.derive.run import derive
+from pipeline.ingest import ingest
+from pipeline.store.warehouse import Warehouse
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 KEY = ["game_id", "round_idx", "seat"]
 OPEN_CALLS = ("chi", "pon", "daiminkan")
 
@@ -51,3 +59,16 @@ def test_seat_rounds_equal_a_roll_up_of_the_facts(tenhou_db) -> None:  # noqa: A
     # the table exercises what it describes: riichi, calls, wins, deal-ins, a sanma table's three seats
     assert got["has_riichi"].any() and got["is_deal_in"].any() and (got["n_open_calls"] > 1).any()
     assert (got.groupby(["game_id", "round_idx"]).size() == 3).any()
+
+
+def test_seat_statistics_wait_for_the_derivation(tmp_path: Path) -> None:
+    # a warehouse ingested without deriving has no seat_rounds: the seat mart gives no rows, not rates of 0
+    warehouse = Warehouse(tmp_path / "w")
+    ingest([SAMPLE], warehouse, derive=False)
+    mart = load_sql("marts", "seat_outcomes")
+    assert connect(warehouse).sql(mart, params={"by": "all"}).fetchall() == []
+    derive(warehouse)
+    con = connect(warehouse)
+    rows = {r[0]: r[2:4] for r in con.sql(mart, params={"by": "all"}).fetchall()}
+    seat_rounds = con.execute("select count(*) from rounds join players using (game_id)").fetchone()[0]
+    assert rows["riichi_rate"][1] == seat_rounds > 0 and rows["riichi_rate"][0] > 0
