@@ -20,56 +20,55 @@
 --   kyuushu_eligible_rate           = first draws eligible for kyuushu kyuuhai (uninterrupted, 9+ distinct
 --                                     terminal/honor kinds) / first draws
 --   kyuushu_declared_rate           = eligible first draws on which kyuushu kyuuhai was declared / eligible ones
-with seat_groups as (
-    -- every seat of every game with its group: the game's, or by player the seat's player
-    select * from grouped_seats($by)
-),
-round_counts as (
-    -- rounds per group; by player, once per seat held (the rounds the player played), else once (seat 0, the
-    -- first dealer, stands for its game)
-    select s.group_value, count(*) as n_rounds
+with round_counts as (
+    -- rounds per group; by player, once per seat held (the rounds the player played), else once per round
+    select g.group_value, count(*) as n_rounds
     from rounds as r
-    join seat_groups as s on s.game_id = r.game_id and ($by = 'player' or s.seat = 0)
+    join seat_group_keys($by) as g using (game_id)
     group by all
 ),
 pass_counts as (
-    select g.group_value, count(*) as n_passes, count(*) filter (where has_yaku) as n_passes_with_yaku,
-           count(*) filter (where not has_yaku) as n_passes_without_yaku,
+    select g.group_value, count(*) as n_passes, count_if(has_yaku) as n_passes_with_yaku,
+           count_if(not has_yaku) as n_passes_without_yaku,
            count(has_yaku) as n_passes_yaku_known
-    from furiten_passes join seat_groups as g using (game_id, seat) group by all
+    from furiten_passes as t
+    join seat_group_keys($by) as g on g.game_id = t.game_id and g.seat_key = seat_key($by, t.seat)
+    group by all
 ),
 riichi_counts as (
     -- the hand right after the riichi discard (derived table riichi)
-    select g.group_value, count(*) as n_riichi, count(*) filter (where r.is_own_discard_furiten) as n_furiten
+    select g.group_value, count(*) as n_riichi, count_if(r.is_own_discard_furiten) as n_furiten
     from riichi as r
-    join seat_groups as g on g.game_id = r.game_id and g.seat = r.seat
+    join seat_group_keys($by) as g on g.game_id = r.game_id and g.seat_key = seat_key($by, r.seat)
     where r.is_own_discard_furiten is not null
     group by all
 ),
 tsumo_counts as (
     -- a tsumo win whose waits just before the winning draw include a kind the winner discarded in the round
-    select g.group_value, count(*) as n_tsumo, count(*) filter (where w.is_own_discard_furiten) as n_furiten
+    select g.group_value, count(*) as n_tsumo, count_if(w.is_own_discard_furiten) as n_furiten
     from win_checks as w
-    join seat_groups as g using (game_id, seat)
+    join seat_group_keys($by) as g on g.game_id = w.game_id and g.seat_key = seat_key($by, w.seat)
     where w.is_tsumo
     group by all
 ),
 draw_counts as (
     select g.group_value,
            count(*) as n_seats,
-           count(*) filter (where is_tenpai) as n_tenpai,
-           count(*) filter (where is_tenpai and is_karaten) as n_karaten,
-           count(*) filter (where is_pure_karaten) as n_pure
-    from draw_outcomes join seat_groups as g using (game_id, seat)
+           count_if(is_tenpai) as n_tenpai,
+           count_if(is_tenpai and is_karaten) as n_karaten,
+           count_if(is_pure_karaten) as n_pure
+    from draw_outcomes as t
+    join seat_group_keys($by) as g on g.game_id = t.game_id and g.seat_key = seat_key($by, t.seat)
     where kind = 'exhaustive'
     group by all
 ),
 kyuushu_counts as (
     select g.group_value,
            count(*) as n_first_draws,
-           count(*) filter (where is_eligible) as n_eligible,
-           count(*) filter (where is_eligible and is_declared) as n_declared
-    from kyuushu join seat_groups as g using (game_id, seat)
+           count_if(is_eligible) as n_eligible,
+           count_if(is_eligible and is_declared) as n_declared
+    from kyuushu as t
+    join seat_group_keys($by) as g on g.game_id = t.game_id and g.seat_key = seat_key($by, t.seat)
     group by all
 ),
 final as (

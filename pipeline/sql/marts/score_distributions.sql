@@ -6,28 +6,27 @@
 --   fu_share_N   = wins scored at N fu / wins (N: 20, 25, 30, ... 110; yakuman hands as Tenhou records them)
 --   han_share_N  = wins at N han / wins (N: 1 ... 12; yaku, dora, ura dora and red fives)
 --   han_share_13_plus = wins at 13 han or more (kazoe yakuman and yakuman) / wins
-with seat_groups as (
-    -- every seat of every game with its group: the game's, or by player the seat's player
-    select * from grouped_seats($by)
-),
-scored as (
-    select g.group_value, s.fu, least(s.han, 13) as han_bucket
-    from wins_scored as s join seat_groups as g using (game_id, seat)
+with scored as (
+    -- wins counted per group, fu and han bucket: the distributions below read this small table, not the wins
+    select g.group_value, s.fu, least(s.han, 13) as han_bucket, count(*) as n
+    from wins_scored as s
+    join seat_group_keys($by) as g on g.game_id = s.game_id and g.seat_key = seat_key($by, s.seat)
     where s.points is not null
+    group by all
 ),
 group_totals as (
-    select group_value, count(*) as n_wins from scored group by all
+    select group_value, sum(n)::bigint as n_wins from scored group by all
 ),
 -- every group gets every value seen anywhere (0 where it has none), so groups add up to the total
 fu_counts as (
-    select t.group_value, v.fu, count(s.fu) as n
+    select t.group_value, v.fu, coalesce(sum(s.n), 0)::bigint as n
     from group_totals as t
     cross join (select distinct fu from scored) as v
     left join scored as s on s.group_value is not distinct from t.group_value and s.fu = v.fu
     group by all
 ),
 han_counts as (
-    select t.group_value, v.han_bucket, count(s.han_bucket) as n
+    select t.group_value, v.han_bucket, coalesce(sum(s.n), 0)::bigint as n
     from group_totals as t
     cross join (select distinct han_bucket from scored) as v
     left join scored as s on s.group_value is not distinct from t.group_value and s.han_bucket = v.han_bucket

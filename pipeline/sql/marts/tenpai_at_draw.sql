@@ -12,22 +12,21 @@
 --                       / exhaustive draws of three-player games
 -- A group gets the rows of a player count only when it holds an exhaustive draw of that player count; every
 -- N from 0 to the player count is listed (0 where no draw had it), so the shares of a group add up to 1.
-with seat_groups as (
-    -- every seat of every game with its group: the game's, or by player the seat's player
-    select * from grouped_seats($by)
-),
-game_groups as (
-    select distinct game_id, n_players, group_value from seat_groups
+with game_groups as (
+    -- every game with its group(s) and player count: by player one row per distinct player at the table
+    select g.game_id, x.n_players, g.group_value
+    from grouped_games($by) as g
+    join games as x using (game_id)
 ),
 seat_counts as (
-    select g.group_value, count(*) as n_seats, count(*) filter (where o.is_tenpai) as n_tenpai
+    select g.group_value, count(*) as n_seats, count_if(o.is_tenpai) as n_tenpai
     from draw_outcomes as o
-    join seat_groups as g using (game_id, seat)
+    join seat_group_keys($by) as g on g.game_id = o.game_id and g.seat_key = seat_key($by, o.seat)
     where o.kind = 'exhaustive'
     group by all
 ),
 draw_tenpai as (
-    select g.group_value, g.n_players, o.game_id, o.round_idx, count(*) filter (where o.is_tenpai) as n_tenpai
+    select g.group_value, g.n_players, o.game_id, o.round_idx, count_if(o.is_tenpai) as n_tenpai
     from draw_outcomes as o
     join game_groups as g using (game_id)
     where o.kind = 'exhaustive'
