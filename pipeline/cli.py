@@ -202,6 +202,7 @@ def compact_command(
             min=1,
         ),
     ] = DEFAULT_MAX_GAMES,
+    workers: WorkersOption = None,
 ) -> None:
     """Merge each partition's small part files into fewer, larger ones (same rows, faster queries); run it
     after a large ingest, never while an ingest or derive writes to the warehouse."""
@@ -213,7 +214,7 @@ def compact_command(
         def on_run(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        report = compact(Warehouse(warehouse), max_games, on_run=on_run)
+        report = compact(Warehouse(warehouse), max_games, on_run=on_run, workers=workers or default_workers())
     seconds = time.perf_counter() - start
     out.print(
         f"compacted: {report.games_moved} games into {report.runs} merged part{'' if report.runs == 1 else 's'}"

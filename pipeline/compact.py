@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 
 from pipeline.derive.run import stale_parts
 from pipeline.errors import WarehouseError
+from pipeline.executors import executor, ordered
 from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, arrow_schema
 from pipeline.store.parquet import AtomicParquetWriter, remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
@@ -109,13 +110,15 @@ def compact(
     warehouse: Warehouse,
     max_games: int = DEFAULT_MAX_GAMES,
     on_run: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> CompactReport:
     """Merge the small parts of every partition of ``warehouse`` (see the module docstring).
 
-    Takes the warehouse, the most games a merged part may hold (>= 1) and an optional ``on_run(done,
-    total)`` called after each merged part is published; returns a CompactReport. First finishes or
-    discards what a killed run left staged. Raises WarehouseError when there is no warehouse or a part
-    cannot be read or written (the runs published before stay, the one in flight is rolled back).
+    Takes the warehouse, the most games a merged part may hold (>= 1), an optional ``on_run(done, total)``
+    called after each merged part is published, and the local processes to merge runs in (each run is its own
+    transaction, so they publish independently); returns a CompactReport. First finishes or discards what a
+    killed run left staged. Raises WarehouseError when there is no warehouse or a part cannot be read or
+    written (the runs published before stay, the ones in flight are finished or rolled back).
     """
     if max_games < 1:
         raise ValueError(f"max_games must be at least 1, not {max_games}")
@@ -138,13 +141,18 @@ def compact(
                 report.old_schema += 1
             else:
                 report.underived += 1
-    runs = [(folder, run) for folder, parts in sorted(partitions.items()) for run in plan_runs(parts, max_games)]
+    runs = [
+        MergeJob(root, folder, tuple(run))
+        for folder, parts in sorted(partitions.items())
+        for run in plan_runs(parts, max_games)
+    ]
     try:
-        for done, (folder, run) in enumerate(runs, start=1):
-            report.games_moved += _merge_run(warehouse, folder, run)
-            report.runs += 1
-            if on_run:
-                on_run(done, len(runs))
+        with executor(workers, None, len(runs)) as pool:
+            for done, moved in enumerate(ordered(pool, merge_run, runs), start=1):
+                report.games_moved += moved
+                report.runs += 1
+                if on_run:
+                    on_run(done, len(runs))
     finally:
         remove_empty_staging(root)
     report.parts_after = {t: len(warehouse.table_files(t)) for t in tables}
@@ -161,10 +169,19 @@ def _games_footer(part: Path) -> tuple[int, str]:
     return meta.num_rows, version
 
 
-def _merge_run(warehouse: Warehouse, folder: Path, names: list[str]) -> int:
-    """Merge the parts ``names`` of the partition ``folder`` (relative to a table's folder) into one part in
-    one transaction, in every table; returns the games moved."""
-    root = warehouse.root
+@dataclass(frozen=True)
+class MergeJob:
+    """One run to merge: the parts ``names`` of the partition ``folder`` (relative to a table's folder) of the
+    warehouse at ``root``."""
+
+    root: Path
+    folder: Path
+    names: tuple[str, ...]
+
+
+def merge_run(job: MergeJob) -> int:
+    """Merge a run's parts into one part in one transaction, in every table; returns the games moved."""
+    root, folder, names = job.root, job.folder, job.names
     attempt = 0
     while (root / "games" / folder / compacted_name(names, attempt)).exists():
         attempt += 1

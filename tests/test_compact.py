@@ -173,6 +173,20 @@ def test_compaction_keeps_every_row_and_merges_the_parts(warehouse: Warehouse, b
     assert (again.runs, again.games_moved) == (0, 0) and again.parts_before == again.parts_after
 
 
+def test_two_workers_merge_the_same_parts_as_one(
+    warehouse: Warehouse, built: tuple[Path, dict], tmp_path: Path
+) -> None:
+    alone = Warehouse(tmp_path / "alone")
+    shutil.copytree(built[0], alone.root)
+    one = compact(alone, max_games=MAX_GAMES)
+    two = compact(warehouse, max_games=MAX_GAMES, workers=2)
+    assert two.runs == one.runs > 1 and two.games_moved == one.games_moved
+    assert two.parts_after == one.parts_after
+    assert snapshot(warehouse.root).keys() == snapshot(alone.root).keys()  # the same merged part names
+    assert differences(built[1], contents(warehouse)) == []
+    assert not (warehouse.root / STAGING).exists()
+
+
 def test_derive_over_the_compacted_warehouse_gives_the_same_rows(
     warehouse: Warehouse, built: tuple[Path, dict]
 ) -> None:
