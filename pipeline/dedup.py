@@ -80,14 +80,15 @@ class Deduplicator:
     def __init__(self, stored: dict[str, StoredGame]) -> None:
         self.stored = stored
         self.ids = {s.game_id: fp for fp, s in stored.items()}
-        # the format each game id was stored from: its part's source=... folder
-        self.id_sources = {s.game_id: _source_of_part(s.part) for s in stored.values()}
+        self._claimed: dict[str, str] = {}
+        """Fingerprint -> format of the copies claimed in the batch being resolved (not stored yet)."""
 
     def resolve(self, results: list) -> Resolution:
         """Choose the copy to store of every game of a batch; set each file result's status.
 
         ``results`` are ingest FileResults (path, status, error, games, game_ids, fingerprints).
         """
+        self._claimed = {}
         best: dict[str, tuple[Copy, object]] = {}
         for result in results:
             for game in result.games:
@@ -114,7 +115,7 @@ class Deduplicator:
     def _claim_id(self, game: Copy, result) -> bool:  # noqa: ANN001 - an ingest FileResult
         owner = self.ids.get(game.game_id)
         if owner is not None and owner != game.fingerprint:
-            other_source = self.id_sources.get(game.game_id)
+            other_source = self._source_of(owner)
             if other_source is not None and other_source != game.source:
                 # one game written in two formats (e.g. Tenhou's XML and its JSON): their fingerprints
                 # cannot agree, the log id does; the copy claimed first stays
@@ -125,8 +126,13 @@ class Deduplicator:
                 result.error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
             return False
         self.ids[game.game_id] = game.fingerprint
-        self.id_sources[game.game_id] = game.source
+        self._claimed[game.fingerprint] = game.source
         return True
+
+    def _source_of(self, fingerprint: str) -> str | None:
+        """The format a copy was stored from (its part's source=... folder), or claimed from in this batch."""
+        stored = self.stored.get(fingerprint)
+        return _source_of_part(stored.part) if stored is not None else self._claimed.get(fingerprint)
 
     def _set_statuses(self, results: list, resolution: Resolution, best: dict) -> None:
         chosen = {id(g): g for g in resolution.chosen}

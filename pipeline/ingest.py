@@ -76,22 +76,19 @@ def ingest(
     ``on_file(n_games)`` is called for each file as its batch is committed (progress display); ``file_format``
     (a PARSERS name) forces the format instead of detecting it from each file's content. Raises
     FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be written;
-    per-file problems never raise. ``entries``: ``discover_files(paths)`` when the caller already has it.
+    per-file problems never raise. ``entries``: ``discover_files(paths)`` when the caller already has it (the
+    list is consumed: its items are released batch by batch).
     """
     files = discover_files(paths) if entries is None else entries
     if warehouse.root.is_dir():
         recover(warehouse.root)  # finish or discard what a killed run left staged
         remove_orphaned_temp_files(warehouse.root)
     index = ManifestIndex(*_read_manifest_index(warehouse))
-    known = index.known
     dedup = Deduplicator(warehouse.stored_games())
     report = IngestReport(derived=derive)
-    jobs = [
-        BatchJob(warehouse.root, uuid.uuid4().hex, batch, {e.name: known[e.name] for e in batch if e.name in known},
-                 file_format, derive)
-        for batch in _batches(files, batch_size)
-    ]  # fmt: skip
-    with executor(workers, scheduler, len(jobs)) as pool:
+    started: list[str] = []  # the transactions of the batches handed out so far
+    jobs = _batch_jobs(files, batch_size, warehouse, index.known, file_format, derive, started)
+    with executor(workers, scheduler, -(-len(files) // max(batch_size, 1))) as pool:
         try:
             for outcome in ordered(pool, run_batch, jobs):
                 _commit_batch(outcome, warehouse, dedup, report, index)
@@ -101,17 +98,42 @@ def ingest(
                     for _ in range(outcome.unchanged):
                         on_file(0)
         except BaseException:
-            for job in jobs:  # staged batches not committed (a later run would discard them anyway)
-                Transaction(warehouse.root, job.name).abort()
+            for name in started:  # staged batches not committed (a later run would discard them anyway)
+                Transaction(warehouse.root, name).abort()
             raise
         finally:
             remove_empty_staging(warehouse.root)
     return report
 
 
+def _batch_jobs(
+    files: list[Entry],
+    size: int,
+    warehouse: Warehouse,
+    known: dict[str, tuple[str, str]],
+    file_format: str | None,
+    derive: bool,
+    started: list[str],
+) -> Iterator[BatchJob]:
+    """The batches of ``files`` as jobs, made as they are asked for (each job's name appended to ``started``).
+    ``files`` is consumed: each batch's entries are released from it once the batch is made, so a run's
+    memory does not keep a million entries to the end."""
+    for batch in _batches(files, size):
+        job = BatchJob(
+            warehouse.root, uuid.uuid4().hex, batch, {e.name: known[e.name] for e in batch if e.name in known},
+            file_format, derive,
+        )  # fmt: skip
+        started.append(job.name)
+        yield job
+
+
 def _batches(items: list[Entry], size: int) -> Iterator[list[Entry]]:
+    """Consecutive batches of ``size`` items; each batch's places in ``items`` are emptied (set to None) as it
+    is handed out, so the items live only as long as their batch."""
     for start in range(0, len(items), size):
-        yield items[start : start + size]
+        batch = items[start : start + size]
+        items[start : start + size] = [None] * len(batch)
+        yield batch
 
 
 @dataclass

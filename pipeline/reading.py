@@ -44,11 +44,13 @@ def discover_files(paths: Iterable[Path]) -> list[Entry]:
         else:
             raise FileNotFoundError(f"no such file or folder: {path}")
     # sorted as paths (folder by folder), kept as strings: Path objects for 100k files cost seconds
-    return [entry for name in sorted(found, key=_path_parts) for entry in containers.entries(name)]
+    return [entry for name in sorted(found, key=_path_order) for entry in containers.entries(name)]
 
 
-def _path_parts(name: str) -> list[str]:
-    return name.split(os.sep)
+def _path_order(name: str) -> str:
+    """Sort key of a path, folder by folder: the separator made the lowest character (one string per path,
+    not a list of its parts: a million paths' keys take ~100 MB instead of ~450 MB)."""
+    return name.replace(os.sep, "\0")
 
 
 def _files_below(folder: str) -> Iterator[str]:

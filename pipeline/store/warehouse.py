@@ -30,7 +30,7 @@ DEFAULT_WAREHOUSE = Path("data/warehouse")
 """Default warehouse folder, relative to the working directory."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StoredGame:
     """What the warehouse holds of a game: id, the file its copy came from, how complete the copy is
     (see sources.base.completeness_key) and the games part file holding it."""
