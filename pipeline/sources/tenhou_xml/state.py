@@ -100,6 +100,15 @@ def bounded(values: list[int], bound: int, what: str, tag: str) -> list[int]:
     return values
 
 
+def _scores_of(ten: str) -> list[int]:
+    """INIT's ``ten``: the four seats' scores in hundreds (an empty sanma seat 0) as full points; raises
+    ParseError when it does not hold four."""
+    scores = ten.split(",")
+    if len(scores) != 4:
+        raise ParseError(f"INIT ten holds {len(scores)} scores, not one per seat (4)", tag="INIT")
+    return bounded([int(v) * 100 for v in scores], INT32, "ten", "INIT")
+
+
 def ints_attr(text: str) -> list[int]:
     """Parse a comma-separated list of integers."""
     return list(map(int, text.split(","))) if text else []
@@ -198,7 +207,7 @@ class GameState:
             "riichi_sticks": seed[2],
             "dice": [seed[3], seed[4]],
             "dora_indicator": seed[5] if 0 <= seed[5] <= 135 else tiles_attr(str(seed[5]))[0],
-            "scores_pre": bounded([int(v) * 100 for v in attrs["ten"].split(",")[:4]], INT32, "ten", "INIT"),
+            "scores_pre": _scores_of(attrs["ten"]),
             "hands_start": hands,
             "source_index": index,
             "n_results": 0,
