@@ -39,7 +39,7 @@ from pipeline.db import connect
 from pipeline.derive.run import derive, stale_parts
 from pipeline.errors import PaipuError, WarehouseError
 from pipeline.executors import default_workers
-from pipeline.ingest import PARSERS, discover_files, ingest
+from pipeline.ingest import PARSERS, discover_paths, ingest
 from pipeline.statistics import GROUPINGS, all_stats, has_player, run_checks
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
@@ -124,9 +124,9 @@ def ingest_command(
         _error(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
         raise typer.Exit(EXIT_USAGE)
     n_workers = workers or default_workers()
-    entries = discover_files(paths)  # listed once: 100k files take seconds to look into
-    n_files = len(entries)
-    games = 0
+    files = discover_paths(paths)  # listed once; containers are opened as their batch comes
+    n_files = len(files)
+    done = games = 0
     start = time.perf_counter()
     columns = (
         TextColumn("[bold]ingest"),
@@ -139,14 +139,16 @@ def ingest_command(
         task = progress.add_task("ingest", total=n_files, games=0, rate=0.0)
 
         def on_file(n_games: int) -> None:
-            nonlocal games
+            nonlocal done, games
+            done += 1
             games += n_games
             rate = games / max(time.perf_counter() - start, 1e-9)
-            progress.update(task, advance=1, games=games, rate=rate)
+            # a container's members are read one by one: the total grows when they outnumber the files
+            progress.update(task, completed=done, total=max(n_files, done), games=games, rate=rate)
 
         report = ingest(
             paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format,
-            derive=run_derive, workers=n_workers, scheduler=scheduler, entries=entries,
+            derive=run_derive, workers=n_workers, scheduler=scheduler, files=files,
         )  # fmt: skip
     render_ingest(out, report, time.perf_counter() - start)
     if run_derive:

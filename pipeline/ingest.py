@@ -27,7 +27,17 @@ from pipeline.containers import Entry
 from pipeline.dedup import Deduplicator, Resolution
 from pipeline.errors import WarehouseError
 from pipeline.executors import executor, ordered
-from pipeline.reading import PARSERS, STATUSES, FileResult, content_hash, detect_format, discover_files, read_file
+from pipeline.reading import (
+    PARSERS,
+    STATUSES,
+    FileResult,
+    content_hash,
+    detect_format,
+    discover_files,
+    discover_paths,
+    expand_entries,
+    read_file,
+)  # fmt: skip
 from pipeline.schema import new_buffers
 from pipeline.store.parquet import remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
@@ -35,7 +45,7 @@ from pipeline.store.warehouse import Warehouse
 
 __all__ = [
     "PARSERS", "STATUSES", "FileResult", "IngestReport", "content_hash", "detect_format", "discover_files",
-    "ingest", "read_file",
+    "discover_paths", "ingest", "read_file",
 ]  # fmt: skip
 
 
@@ -67,7 +77,7 @@ def ingest(
     derive: bool = False,
     workers: int = 1,
     scheduler: str | None = None,
-    entries: list[Entry] | None = None,
+    files: list[str] | None = None,
 ) -> IngestReport:
     """Ingest files and folders into the warehouse; return the report.
 
@@ -76,10 +86,10 @@ def ingest(
     ``on_file(n_games)`` is called for each file as its batch is committed (progress display); ``file_format``
     (a PARSERS name) forces the format instead of detecting it from each file's content. Raises
     FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be written;
-    per-file problems never raise. ``entries``: ``discover_files(paths)`` when the caller already has it (the
-    list is consumed: its items are released batch by batch).
+    per-file problems never raise. ``files``: ``discover_paths(paths)`` when the caller already has it (the
+    list is consumed: each file's place is emptied as its entries are made, containers opened batch by batch).
     """
-    files = discover_files(paths) if entries is None else entries
+    files = discover_paths(paths) if files is None else files
     if warehouse.root.is_dir():
         recover(warehouse.root)  # finish or discard what a killed run left staged
         remove_orphaned_temp_files(warehouse.root)
@@ -107,7 +117,7 @@ def ingest(
 
 
 def _batch_jobs(
-    files: list[Entry],
+    files: list[str],
     size: int,
     warehouse: Warehouse,
     known: dict[str, tuple[str, str]],
@@ -115,9 +125,8 @@ def _batch_jobs(
     derive: bool,
     started: list[str],
 ) -> Iterator[BatchJob]:
-    """The batches of ``files`` as jobs, made as they are asked for (each job's name appended to ``started``).
-    ``files`` is consumed: each batch's entries are released from it once the batch is made, so a run's
-    memory does not keep a million entries to the end."""
+    """The batches of the entries of ``files`` as jobs, made as they are asked for (each job's name appended to
+    ``started``): a run's memory holds the entries of the batches in flight, not a million of them."""
     for batch in _batches(files, size):
         job = BatchJob(
             warehouse.root, uuid.uuid4().hex, batch, {e.name: known[e.name] for e in batch if e.name in known},
@@ -127,12 +136,18 @@ def _batch_jobs(
         yield job
 
 
-def _batches(items: list[Entry], size: int) -> Iterator[list[Entry]]:
-    """Consecutive batches of ``size`` items; each batch's places in ``items`` are emptied (set to None) as it
-    is handed out, so the items live only as long as their batch."""
-    for start in range(0, len(items), size):
-        batch = items[start : start + size]
-        items[start : start + size] = [None] * len(batch)
+def _batches(files: list[str], size: int) -> Iterator[list[Entry]]:
+    """Consecutive batches of ``size`` entries of ``files`` (a container's members in its order), made as they
+    are asked for; each file's place in ``files`` is emptied (None) once its entries are made."""
+    batch: list[Entry] = []
+    for i, name in enumerate(files):
+        files[i] = None  # type: ignore[call-overload]  # released: each entry carries its own name
+        for entry in expand_entries([name]):
+            batch.append(entry)
+            if len(batch) == size:
+                yield batch
+                batch = []
+    if batch:
         yield batch
 
 

@@ -35,6 +35,13 @@ def discover_files(paths: Iterable[Path]) -> list[Entry]:
 
     Hidden files and folders are skipped. Raises FileNotFoundError for a path that does not exist.
     """
+    return list(expand_entries(discover_paths(paths)))
+
+
+def discover_paths(paths: Iterable[Path]) -> list[str]:
+    """The files below ``paths`` (folders recursively, hidden ones skipped) as absolute paths sorted folder by
+    folder, not looked into: expand_entries turns them into entries as they are needed. Raises FileNotFoundError
+    for a path that does not exist."""
     found: set[str] = set()
     for path in paths:
         if path.is_file():
@@ -43,8 +50,15 @@ def discover_files(paths: Iterable[Path]) -> list[Entry]:
             found.update(_files_below(str(path.resolve())))
         else:
             raise FileNotFoundError(f"no such file or folder: {path}")
-    # sorted as paths (folder by folder), kept as strings: Path objects for 100k files cost seconds
-    return [entry for name in sorted(found, key=_path_order) for entry in containers.entries(name)]
+    # kept as strings: Path objects for 100k files cost seconds
+    return sorted(found, key=_path_order)
+
+
+def expand_entries(names: Iterable[str]) -> Iterator[Entry]:
+    """The entries of files (as discover_paths gives them), lazily: a plain file is one entry, a container
+    (detected by its first bytes) one entry per member, in the container's order."""
+    for name in names:
+        yield from containers.entries(name)
 
 
 def _path_order(name: str) -> str:

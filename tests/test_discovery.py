@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.containers import SEPARATOR
-from pipeline.reading import discover_files
+from pipeline.ingest import _batches
+from pipeline.reading import discover_files, discover_paths
 
 
 def write(path: Path, data: bytes) -> Path:
@@ -63,3 +64,21 @@ def test_a_container_is_listed_member_by_member(tmp_path: Path) -> None:
 def test_a_missing_path_is_an_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="missing"):
         discover_files([tmp_path / "missing"])
+
+
+def test_batches_open_containers_as_they_come_and_release_the_names(tmp_path: Path) -> None:
+    first = write(tmp_path / "a.xml", b"1")
+    archive = tmp_path / "b.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for i in range(4):
+            zipped.writestr(f"{i}.xml", b"x")
+    last = write(tmp_path / "c.xml", b"3")
+    names = discover_paths([tmp_path])
+    assert names == [str(first), str(archive), str(last)]  # not looked into yet
+    batches = _batches(names, 4)
+    assert [e.name for e in next(batches)] == [str(first), *(f"{archive}{SEPARATOR}{i}.xml" for i in range(3))]
+    assert names[:2] == [None, None] and names[2] == str(last)  # the files not reached yet are still listed
+    assert [[e.name for e in b] for b in batches] == [[f"{archive}{SEPARATOR}3.xml", str(last)]]
+    assert names == [None, None, None]
+    members = [f"{archive}{SEPARATOR}{i}.xml" for i in range(4)]
+    assert [e.name for e in discover_files([tmp_path])] == [str(first), *members, str(last)]
