@@ -9,12 +9,13 @@
 --   call_rate          = seat-rounds with at least one chi, pon or open kan (daiminkan) / seat-rounds
 --   average_win_points = points of the seat's wins as recorded (the hand's value before honba and riichi sticks,
 --                        full points) / wins: a mean, not a proportion (numerator: the points, summed)
-with per_game as (
+with per_key as (
     -- seat_rounds (written by `paipu derive`) has one row per seat with a hand per round, so a warehouse
-    -- ingested with --no-derive gives no rows here rather than rates of 0. Summed per game first (per seat by
-    -- player: the other branch): the join to the groups then reads a row per game, not per seat-round
+    -- ingested with --no-derive gives no rows here rather than rates of 0. Summed per game (per seat by player)
+    -- first: the join to the groups then reads a row per game, not one per seat-round
     select
         game_id,
+        seat_key($by, seat) as seat_key,
         count(*) as n_seat_rounds,
         count_if(is_win) as n_won,
         coalesce(sum(win_points), 0) as win_points,
@@ -22,31 +23,12 @@ with per_game as (
         count_if(has_riichi) as n_riichi,
         count_if(n_open_calls > 0) as n_called
     from seat_rounds
-    where $by <> 'player'
-    group by game_id
-),
-per_seat as (
-    select
-        game_id,
-        seat,
-        count(*) as n_seat_rounds,
-        count_if(is_win) as n_won,
-        coalesce(sum(win_points), 0) as win_points,
-        count_if(is_deal_in) as n_dealt_in,
-        count_if(has_riichi) as n_riichi,
-        count_if(n_open_calls > 0) as n_called
-    from seat_rounds
-    where $by = 'player'
-    group by game_id, seat
+    group by all
 ),
 grouped as (
-    select g.group_value, s.* exclude (game_id)
-    from per_game as s
-    join grouped_games($by) as g using (game_id)
-    union all
-    select g.group_value, s.* exclude (game_id, seat)
-    from per_seat as s
-    join grouped_seats($by) as g using (game_id, seat)
+    select g.group_value, s.* exclude (game_id, seat_key)
+    from per_key as s
+    join seat_group_keys($by) as g using (game_id, seat_key)
 ),
 counts as (
     select
