@@ -1,7 +1,7 @@
 """The seat_rounds table: one row per seat with a hand in every round, what that seat did and got.
 
 It is a roll-up of the fact tables (events, wins, rounds), written by derive so that per-seat statistics
-(riichi, call, win and deal-in rates) read ~4 rows per round instead of scanning ~120 events per round.
+(riichi, call, win and deal-in rates) read ~4 rows per round instead of scanning ~100 events per round.
 """
 
 from __future__ import annotations
