@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.sources.base import ParsedGame
+from pipeline.store.stored_index import StoredIndex
 from pipeline.store.warehouse import StoredGame
 
 
@@ -75,20 +76,27 @@ class Resolution:
 
 
 class Deduplicator:
-    """Keeps the fingerprint -> stored copy map of the warehouse across the batches of a run."""
+    """Chooses the copy to store of every game of a run's batches, against the warehouse's stored games (a
+    StoredIndex, told of each batch's games once they are written)."""
 
-    def __init__(self, stored: dict[str, StoredGame]) -> None:
-        self.stored = stored
-        self.ids = {s.game_id: fp for fp, s in stored.items()}
-        self._claimed: dict[str, str] = {}
-        """Fingerprint -> format of the copies claimed in the batch being resolved (not stored yet)."""
+    def __init__(self, index: StoredIndex) -> None:
+        self.index = index
+        self._stored: dict[str, StoredGame] = {}
+        """Fingerprint -> stored copy, for the fingerprints of the batch being resolved."""
+        self._owners: dict[str, tuple[str, str | None]] = {}
+        """Game id -> (fingerprint, format) of the copy holding it: stored, or claimed in the batch being resolved."""
 
     def resolve(self, results: list) -> Resolution:
         """Choose the copy to store of every game of a batch; set each file result's status.
 
         ``results`` are ingest FileResults (path, status, error, games, game_ids, fingerprints).
         """
-        self._claimed = {}
+        games = [game for result in results for game in result.games]
+        self._stored = self.index.by_fingerprint(game.fingerprint for game in games)
+        self._owners = {
+            game_id: (fingerprint, _source_of_part(stored.part))
+            for game_id, (fingerprint, stored) in self.index.by_game_id(game.game_id for game in games).items()
+        }
         best: dict[str, tuple[Copy, object]] = {}
         for result in results:
             for game in result.games:
@@ -97,7 +105,7 @@ class Deduplicator:
                     best[game.fingerprint] = (game, result)
         resolution = Resolution()
         for fingerprint, (game, result) in best.items():
-            old = self.stored.get(fingerprint)
+            old = self._stored.get(fingerprint)
             if old is not None and not (old.source_file == game.source_file or game.completeness() > old.completeness):
                 continue
             if not self._claim_id(game, result):
@@ -110,12 +118,11 @@ class Deduplicator:
 
     def record_written(self, stored: dict[str, StoredGame]) -> None:
         """Remember the copies just written (fingerprint -> StoredGame with its part file)."""
-        self.stored.update(stored)
+        self.index.add(stored)
 
     def _claim_id(self, game: Copy, result) -> bool:  # noqa: ANN001 - an ingest FileResult
-        owner = self.ids.get(game.game_id)
+        owner, other_source = self._owners.get(game.game_id, (None, None))
         if owner is not None and owner != game.fingerprint:
-            other_source = self._source_of(owner)
             if other_source is not None and other_source != game.source:
                 # one game written in two formats (e.g. Tenhou's XML and its JSON): their fingerprints
                 # cannot agree, the log id does; the copy claimed first stays
@@ -125,14 +132,8 @@ class Deduplicator:
                 result.status = "quarantined"
                 result.error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
             return False
-        self.ids[game.game_id] = game.fingerprint
-        self._claimed[game.fingerprint] = game.source
+        self._owners[game.game_id] = (game.fingerprint, game.source)
         return True
-
-    def _source_of(self, fingerprint: str) -> str | None:
-        """The format a copy was stored from (its part's source=... folder), or claimed from in this batch."""
-        stored = self.stored.get(fingerprint)
-        return _source_of_part(stored.part) if stored is not None else self._claimed.get(fingerprint)
 
     def _set_statuses(self, results: list, resolution: Resolution, best: dict) -> None:
         chosen = {id(g): g for g in resolution.chosen}
@@ -144,8 +145,9 @@ class Deduplicator:
                 if id(game) in chosen or result.status != "ok":
                     continue
                 kept = kept_by_fp.get(game.fingerprint)
-                if kept is None and game.fingerprint in self.stored:
-                    kept = (self.stored[game.fingerprint].game_id, self.stored[game.fingerprint].source_file)
+                stored = self._stored.get(game.fingerprint)
+                if kept is None and stored is not None:
+                    kept = (stored.game_id, stored.source_file)
                 if kept is None:
                     result.status = "quarantined"
                     result.error = f"{result.path}: no complete round (the log ends before the first round's result)"

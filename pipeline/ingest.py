@@ -40,6 +40,7 @@ from pipeline.reading import (
 )  # fmt: skip
 from pipeline.schema import new_buffers
 from pipeline.store.parquet import remove_orphaned_temp_files
+from pipeline.store.stored_index import StoredIndex
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
 
@@ -94,7 +95,7 @@ def ingest(
         recover(warehouse.root)  # finish or discard what a killed run left staged
         remove_orphaned_temp_files(warehouse.root)
     index = ManifestIndex(*_read_manifest_index(warehouse))
-    dedup = Deduplicator(warehouse.stored_games())
+    dedup = Deduplicator(StoredIndex.of_warehouse(warehouse))
     report = IngestReport(derived=derive)
     started: list[str] = []  # the transactions of the batches handed out so far
     jobs = _batch_jobs(files, batch_size, warehouse, index.known, file_format, derive, started)
