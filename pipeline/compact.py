@@ -36,7 +36,7 @@ from pipeline.derive.run import stale_parts
 from pipeline.errors import WarehouseError
 from pipeline.executors import executor, ordered
 from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, arrow_schema
-from pipeline.store.parquet import AtomicParquetWriter, remove_orphaned_temp_files
+from pipeline.store.parquet import AtomicParquetWriter, read_part, remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
 
@@ -207,7 +207,7 @@ def merge_run(job: MergeJob) -> int:
 def _check_game_ids(parts: list[Path]) -> int:
     """Return the games in the games ``parts``; raise WarehouseError when a game id is in two of them (a
     game is removed from its part by id, so a merged part must hold each id once)."""
-    ids = [_read(part, columns=["game_id"])["game_id"] for part in parts]
+    ids = [read_part(part, columns=["game_id"])["game_id"] for part in parts]
     merged = pa.chunked_array([c for column in ids for c in column.chunks], pa.string())
     if pc.count_distinct(merged).as_py() != len(merged):
         raise WarehouseError(f"a game id is stored twice in the parts {[str(p) for p in parts]}: not merged")
@@ -220,17 +220,9 @@ def _concatenate(sources: list[Path], target: Path, schema: pa.Schema) -> None:
     bounded by that and one part."""
     with AtomicParquetWriter(target, schema, row_group_rows=ROW_GROUP_ROWS) as writer:
         for source in sources:
-            table = _read(source)
+            table = read_part(source)
             try:
                 table = table.select(schema.names).cast(schema)
             except (KeyError, pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
                 raise WarehouseError(f"{source} does not hold the declared columns of its table: {exc}") from None
             writer.write(table)
-
-
-def _read(part: Path, columns: list[str] | None = None) -> pa.Table:
-    """A part file's rows (only ``columns`` when given), its folders not taken as partition columns."""
-    try:
-        return pq.read_table(part, columns=columns, partitioning=None)
-    except (OSError, pa.ArrowInvalid) as exc:
-        raise WarehouseError(f"cannot read {part}: {exc}") from None

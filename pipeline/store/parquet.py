@@ -16,6 +16,15 @@ TEMP_SUFFIX = ".tmp"
 """Suffix of files being written; never matched by readers (they read ``*.parquet``)."""
 
 
+def read_part(part: Path, columns: list[str] | None = None) -> pa.Table:
+    """A part file's rows (only ``columns`` when given), its folders not taken as partition columns. Raises
+    WarehouseError naming the file when it cannot be read."""
+    try:
+        return pq.read_table(part, columns=columns, partitioning=None)
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise WarehouseError(f"cannot read {part}: {exc}") from None
+
+
 def file_metadata() -> dict[bytes, bytes]:
     """Return the key-value metadata stored in every Parquet file: paipu's and the schema's version."""
     meta = {"paipu_version": __version__, "paipu_schema_version": SCHEMA_VERSION}

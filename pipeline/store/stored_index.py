@@ -20,14 +20,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from pipeline.errors import WarehouseError
-from pipeline.sources.base import completeness_key
-from pipeline.store.warehouse import StoredGame, Warehouse
-
-STORED_COLUMNS = ["fingerprint", "game_id", "source_file", "is_complete", "n_rounds", "n_events"]
-"""The games columns a hit reads back."""
+from pipeline.store.parquet import read_part
+from pipeline.store.warehouse import STORED_COLUMNS, StoredGame, Warehouse, stored_games_of
 
 
 @dataclass
@@ -71,7 +66,7 @@ class StoredIndex:
         WarehouseError when a part cannot be read."""
         index = cls()
         for part in warehouse.table_files("games"):
-            rows = _read(part, ["fingerprint", "game_id"])
+            rows = read_part(part, ["fingerprint", "game_id"])
             index._add_part(part, rows["fingerprint"].to_pylist(), rows["game_id"].to_pylist())
         return index
 
@@ -115,15 +110,6 @@ class StoredIndex:
             part = self._parts[number]
             if not part.is_file():  # rewritten away (its games moved)
                 continue
-            rows = _read(part, STORED_COLUMNS)
-            for r in rows.filter(pc.is_in(rows[column], value_set=wanted)).to_pylist():
-                key = completeness_key(r["is_complete"], r["n_rounds"], r["n_events"], r["game_id"])
-                out.append((r["fingerprint"], StoredGame(r["game_id"], r["source_file"], key, part)))
+            rows = read_part(part, STORED_COLUMNS)
+            out += stored_games_of(rows.filter(pc.is_in(rows[column], value_set=wanted)), part).items()
         return out
-
-
-def _read(part: Path, columns: list[str]) -> pa.Table:
-    try:
-        return pq.read_table(part, columns=columns, partitioning=None)
-    except (OSError, pa.ArrowInvalid) as exc:
-        raise WarehouseError(f"cannot read {part}: {exc}") from None

@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 from pipeline.errors import WarehouseError
 from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema, to_arrow
 from pipeline.sources.base import ParsedGame, completeness_key, concat_buffers
-from pipeline.store.parquet import write_parquet_atomic
+from pipeline.store.parquet import read_part, write_parquet_atomic
 from pipeline.store.transaction import Transaction
 
 DEFAULT_WAREHOUSE = Path("data/warehouse")
@@ -39,6 +39,19 @@ class StoredGame:
     source_file: str
     completeness: tuple[int, int, int, int]
     part: Path
+
+
+STORED_COLUMNS = ["fingerprint", "game_id", "source_file", "is_complete", "n_rounds", "n_events"]
+"""The games columns a StoredGame is made of (with the fingerprint it is known by)."""
+
+
+def stored_games_of(rows: pa.Table, part: Path) -> dict[str, StoredGame]:
+    """Fingerprint -> StoredGame of games rows (STORED_COLUMNS) read from the games part ``part``."""
+    stored = {}
+    for r in rows.to_pylist():
+        key = completeness_key(r["is_complete"], r["n_rounds"], r["n_events"], r["game_id"])
+        stored[r["fingerprint"]] = StoredGame(r["game_id"], r["source_file"], key, part)
+    return stored
 
 
 class Warehouse:
@@ -60,15 +73,8 @@ class Warehouse:
     def stored_games(self) -> dict[str, StoredGame]:
         """Return fingerprint -> StoredGame for every game in the warehouse."""
         stored: dict[str, StoredGame] = {}
-        columns = ["fingerprint", "game_id", "source_file", "is_complete", "n_rounds", "n_events"]
         for part in self.table_files("games"):
-            try:
-                rows = pq.read_table(part, columns=columns, partitioning=None).to_pylist()
-            except (OSError, pa.ArrowInvalid) as exc:
-                raise WarehouseError(f"cannot read {part}: {exc}") from None
-            for r in rows:
-                key = completeness_key(r["is_complete"], r["n_rounds"], r["n_events"], r["game_id"])
-                stored[r["fingerprint"]] = StoredGame(r["game_id"], r["source_file"], key, part)
+            stored.update(stored_games_of(read_part(part, STORED_COLUMNS), part))
         return stored
 
     def write_games(
