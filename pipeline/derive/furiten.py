@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from pipeline.columns import Coded
 from pipeline.derive.aborts import abort_columns, could_ron_last
-from pipeline.derive.inputs import RoundInputs, per_seat, round_positions, seat_sets
+from pipeline.derive.inputs import RoundInputs, per_seat, seat_sets
 from rules.furiten import (
     FURITEN_KINDS,
     RELEASES,
@@ -45,8 +45,7 @@ def win_rows(inputs: RoundInputs, round_of_win: np.ndarray) -> np.ndarray:
 def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray, history: SeatHistory,
                       passes: tuple[np.ndarray, np.ndarray]) -> dict:  # fmt: skip
     """Columns of win_checks."""
-    wins, rounds = inputs.wins, inputs.rounds
-    round_of_win = round_positions(rounds, wins)
+    wins, round_of_win = inputs.wins, inputs.win_round
     seats = wins["seat"].to_numpy().astype(np.int64)
     rows = win_rows(inputs, round_of_win)
     before = state_before(states, inputs.arrays, rows, seats)

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import duckdb
@@ -57,6 +58,12 @@ class RoundInputs:
     events: pa.Table
     wins: pa.Table
     arrays: EventArrays
+
+    @cached_property
+    def win_round(self) -> np.ndarray:
+        """(n_wins,) each win's round: its position in ``rounds``, -1 when its round is not there (found once,
+        read by the furiten, scoring and seat derivations)."""
+        return round_positions(self.rounds, self.wins)
 
 
 PartTables = dict[str, pa.Table]
@@ -279,7 +286,7 @@ def split_inputs(inputs: RoundInputs, games_per_chunk: int = GAMES_PER_CHUNK) ->
     game_ids = inputs.rounds["game_id"].to_numpy(zero_copy_only=False)
     game_starts = np.flatnonzero(np.r_[True, game_ids[1:] != game_ids[:-1]]) if len(game_ids) else np.zeros(0, int)
     bounds = np.append(game_starts[::games_per_chunk], len(game_ids))
-    win_rounds = round_positions(inputs.rounds, inputs.wins)
+    win_rounds = inputs.win_round
     ev = inputs.arrays
     for r0, r1 in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
         e0, e1 = np.searchsorted(ev.round_id, [r0, r1]).tolist()

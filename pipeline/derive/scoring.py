@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columns import Coded, ColumnValues, Lists
-from pipeline.derive.inputs import RoundInputs, has_quirk, round_positions
+from pipeline.derive.inputs import RoundInputs, has_quirk
 from pipeline.sources.base import RULE_DOUBLE_YAKUMAN
 from rules.hands import CODE, EventArrays, add_counts
 from rules.scoring import Context, Hands, Scores, score_wins
@@ -96,8 +96,7 @@ def with_winning_tile(hand: np.ndarray, tile: np.ndarray, meld_type: np.ndarray)
 
 def _win_frame(inputs: RoundInputs) -> dict[str, np.ndarray]:
     """Per win: its round's row, winner, discarder, dealer, players, honba and the round's rules."""
-    wins, rounds = inputs.wins, inputs.rounds
-    position = round_positions(rounds, wins)
+    wins, rounds, position = inputs.wins, inputs.rounds, inputs.win_round
     return {
         "round": position,
         "seat": wins["seat"].to_numpy().astype(np.int64),

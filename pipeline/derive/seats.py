@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs, game_ids_of, per_seat, round_positions
+from pipeline.derive.inputs import RoundInputs, game_ids_of, per_seat
 from rules.hands import CODE, is_action
 
 OPEN_CALLS = ("chi", "pon", "daiminkan")
@@ -53,7 +53,7 @@ def _win_flags(inputs: RoundInputs) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     wins = inputs.wins
     shape = (inputs.rounds.num_rows, 4)
     won, dealt_in, points = np.zeros(shape, bool), np.zeros(shape, bool), np.zeros(shape, np.int32)
-    at = round_positions(inputs.rounds, wins)
+    at = inputs.win_round
     found = at >= 0
     seat = wins["seat"].to_numpy()[found]
     won[at[found], seat] = True
