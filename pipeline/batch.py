@@ -24,7 +24,7 @@ from pipeline.dedup import GameCopy, best_copies, id_layers
 from pipeline.derive.inputs import PartTables
 from pipeline.derive.run import derive_staged
 from pipeline.errors import SchemaError
-from pipeline.reading import FileResult, read_entry
+from pipeline.reading import FileResult, KnownFile, read_entry
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import concat_buffers
 from pipeline.store.transaction import Transaction
@@ -40,10 +40,12 @@ class BatchJob:
     name: str
     """The batch's transaction name (its staging folder)."""
     entries: list[Entry]
-    known: dict[str, tuple[str, str]]
-    """Entry name -> (content hash, paipu version) from the manifest, for the entries of this batch."""
+    known: dict[str, KnownFile]
+    """Entry name -> what the manifest says of it, for the entries of this batch read before."""
     file_format: str | None = None
     derive: bool = True
+    unread: int = 0
+    """Files the main process skipped before this batch without reading them (unchanged on disk)."""
 
 
 @dataclass
@@ -55,7 +57,11 @@ class BatchOutcome:
     staged: dict[str, StoredGame] = field(default_factory=dict)
     """fingerprint -> the staged copy (``part``: where its games part goes once committed)."""
     unchanged: int = 0
-    """Entries skipped: already in the manifest with the same content and paipu version."""
+    """Entries skipped as unchanged: in the manifest from this paipu version with the same content, or (``unread``)
+    with the same size and modification time."""
+    restamped: dict[str, int] = field(default_factory=dict)
+    """Plain files found unchanged by their content whose modification time is not the one recorded: name -> the
+    time now (ns), for the manifest, so that the next run need not read them."""
 
 
 def run_batch(job: BatchJob) -> BatchOutcome:
@@ -83,13 +89,16 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, dict[Path, Pa
     """Read the entries and stage the best copies; returns the outcome and the staged parts' tables (by the
     part's path relative to a table folder)."""
     results: list[FileResult] = []
-    unchanged = 0
+    unchanged = job.unread
+    restamped: dict[str, int] = {}
     for entry in job.entries:
         result = read_entry(entry, job.known, job.file_format)
-        if result is None:
-            unchanged += 1
-        else:
+        if result is not None:
             results.append(result)
+            continue
+        unchanged += 1
+        if entry.mtime_ns is not None and entry.mtime_ns != job.known[entry.name].mtime_ns:
+            restamped[entry.name] = entry.mtime_ns
     warehouse = Warehouse(job.root)
     try:
         staged, written = _write(warehouse, results, txn)
@@ -99,7 +108,7 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, dict[Path, Pa
         staged, written = _write(warehouse, results, txn)
     for result in results:
         result.games = [GameCopy.of(game) for game in result.games]  # the rows stay behind, staged
-    return BatchOutcome(job.name, results, staged, unchanged), written
+    return BatchOutcome(job.name, results, staged, unchanged, restamped), written
 
 
 STORE_ERRORS = (SchemaError, pa.ArrowException, OverflowError, TypeError, ValueError)

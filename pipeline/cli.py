@@ -118,6 +118,13 @@ def ingest_command(
     ] = None,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
+    rehash: Annotated[
+        bool,
+        typer.Option(
+            "--rehash",
+            help="Read every file the manifest holds and compare its content, not only its size and modification time.",
+        ),
+    ] = False,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
     if file_format is not None and file_format not in PARSERS:
@@ -148,7 +155,7 @@ def ingest_command(
 
         report = ingest(
             paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format,
-            derive=run_derive, workers=n_workers, scheduler=scheduler, files=files,
+            derive=run_derive, workers=n_workers, scheduler=scheduler, files=files, rehash=rehash,
         )  # fmt: skip
     render_ingest(out, report, time.perf_counter() - start)
     if run_derive:

@@ -85,6 +85,8 @@ class Entry:
     size: int
     _source: Any = field(repr=False, compare=False)
     _key: Any = field(repr=False, compare=False)
+    mtime_ns: int | None = None
+    """A plain file's modification time when its entry was made (ns since the epoch); None for a member."""
 
     def read(self) -> bytes:
         """Read the entry's bytes now (a database's logs decompressed). Raises OSError when it cannot be read:
@@ -106,10 +108,10 @@ def entries(path: Path | str) -> Iterator[Entry]:
     The path is made absolute for the names (symlinks are kept as given). Never raises for a damaged container: see the
     module docstring."""
     name = os.path.abspath(path)
-    head, size = _head(name)
+    head, size, mtime_ns = _head(name)
     container = _container(Path(name), head)
     if container is None:
-        yield Entry(name, size if head is not None else _file_size(name), _PLAIN_FILE, name)
+        yield Entry(name, size if head is not None else _file_size(name), _PLAIN_FILE, name, mtime_ns)
     else:
         yield from container.entries()
 
@@ -129,13 +131,15 @@ def _container(path: Path, head: bytes | None) -> _Container | None:
     return _READERS[kind](path)
 
 
-def _head(path: Path | str) -> tuple[bytes | None, int]:
-    """The first bytes of a file and its size, with one open (None, 0 when it cannot be opened)."""
+def _head(path: Path | str) -> tuple[bytes | None, int, int | None]:
+    """The first bytes of a file, its size and its modification time (ns), with one open (None, 0, None when it
+    cannot be opened)."""
     try:
         with open(path, "rb") as stream:
-            return stream.read(_HEAD_SIZE), os.fstat(stream.fileno()).st_size
+            status = os.fstat(stream.fileno())
+            return stream.read(_HEAD_SIZE), status.st_size, status.st_mtime_ns
     except OSError:
-        return None, 0
+        return None, 0, None
 
 
 def _kind_of(path: Path | str, head: bytes | None) -> str | None:

@@ -9,8 +9,9 @@ killed at any point is finished (or rolled back) by the next, which then reads o
 manifest. Memory is bounded by the batch size, per worker.
 
 Containers (zip, tar, compressed tar, log databases) are read in place, one manifest row per member, named
-'<container path>!/<member>' (see pipeline.containers). An entry whose name and content hash are already in
-the manifest (read by this paipu version) is skipped as unchanged.
+'<container path>!/<member>' (see pipeline.containers). What the manifest holds from this paipu version is
+skipped as unchanged: a plain file whose size and modification time are those recorded is not even opened
+(unless ``rehash``); any other entry is read, and skipped when its content hash is the recorded one.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ from pipeline.reading import (
     PARSERS,
     STATUSES,
     FileResult,
+    KnownFile,
     content_hash,
     detect_format,
     discover_files,
     discover_paths,
     expand_entries,
     read_file,
+    unchanged_on_disk,
 )  # fmt: skip
 from pipeline.schema import new_buffers
 from pipeline.store.parquet import remove_orphaned_temp_files
@@ -79,6 +82,7 @@ def ingest(
     workers: int = 1,
     scheduler: str | None = None,
     files: list[str] | None = None,
+    rehash: bool = False,
 ) -> IngestReport:
     """Ingest files and folders into the warehouse; return the report.
 
@@ -89,6 +93,8 @@ def ingest(
     FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be written;
     per-file problems never raise. ``files``: ``discover_paths(paths)`` when the caller already has it (the
     list is consumed: each file's place is emptied as its entries are made, containers opened batch by batch).
+    ``rehash`` reads every file the manifest holds to compare its content hash, even when its size and
+    modification time are those recorded.
     """
     files = discover_paths(paths) if files is None else files
     if warehouse.root.is_dir():
@@ -98,7 +104,7 @@ def ingest(
     dedup = Deduplicator(StoredIndex.of_warehouse(warehouse))
     report = IngestReport(derived=derive)
     started: list[str] = []  # the transactions of the batches handed out so far
-    jobs = _batch_jobs(files, batch_size, warehouse, index.known, file_format, derive, started)
+    jobs = _batch_jobs(files, batch_size, warehouse, index.known, file_format, derive, started, rehash)
     with executor(workers, scheduler, -(-len(files) // max(batch_size, 1))) as pool:
         try:
             for outcome in ordered(pool, run_batch, jobs):
@@ -121,35 +127,43 @@ def _batch_jobs(
     files: list[str],
     size: int,
     warehouse: Warehouse,
-    known: dict[str, tuple[str, str]],
+    known: dict[str, KnownFile],
     file_format: str | None,
     derive: bool,
     started: list[str],
+    rehash: bool = False,
 ) -> Iterator[BatchJob]:
     """The batches of the entries of ``files`` as jobs, made as they are asked for (each job's name appended to
     ``started``): a run's memory holds the entries of the batches in flight, not a million of them."""
-    for batch in _batches(files, size):
+    for batch, unread in _batches(files, size, {} if rehash else known):
         job = BatchJob(
             warehouse.root, uuid.uuid4().hex, batch, {e.name: known[e.name] for e in batch if e.name in known},
-            file_format, derive,
+            file_format, derive, unread,
         )  # fmt: skip
         started.append(job.name)
         yield job
 
 
-def _batches(files: list[str], size: int) -> Iterator[list[Entry]]:
-    """Consecutive batches of ``size`` entries of ``files`` (a container's members in its order), made as they
-    are asked for; each file's place in ``files`` is emptied (None) once its entries are made."""
+def _batches(files: list[str], size: int, known: dict[str, KnownFile]) -> Iterator[tuple[list[Entry], int]]:
+    """Consecutive batches of the entries of ``files`` (a container's members in its order), made as they are
+    asked for, each with the number of files skipped unread before it (unchanged on disk since ``known`` was
+    recorded); a batch and its skipped files make at most ``size``. Each file's place in ``files`` is emptied
+    (None) once it is dealt with."""
     batch: list[Entry] = []
+    unread = 0
     for i, name in enumerate(files):
         files[i] = None  # type: ignore[call-overload]  # released: each entry carries its own name
-        for entry in expand_entries([name]):
-            batch.append(entry)
-            if len(batch) == size:
-                yield batch
-                batch = []
-    if batch:
-        yield batch
+        if unchanged_on_disk(name, known.get(name)):
+            unread += 1
+        else:
+            batch.extend(expand_entries([name]))
+        while len(batch) + unread >= size:
+            taken = batch[:size]
+            yield taken, min(unread, size - len(taken))
+            unread -= min(unread, size - len(taken))
+            batch = batch[size:]
+    if batch or unread:
+        yield batch, unread
 
 
 @dataclass
@@ -158,7 +172,7 @@ class ManifestIndex:
     paipu version) and, per fingerprint, the paths of rows a later copy may restate (see
     _restate_earlier_rows): duplicates and partial copies. Updated as batches commit."""
 
-    known: dict[str, tuple[str, str]]
+    known: dict[str, KnownFile]
     restatable: dict[str, set[str]]
 
     def record(self, rows: dict[str, list]) -> None:
@@ -179,7 +193,7 @@ def _commit_batch(
     report.files["unchanged"] += outcome.unchanged
     results = outcome.results
     if not results:
-        txn.abort()
+        _commit_restamped(outcome.restamped, warehouse, txn)
         return
     resolution = dedup.resolve(results)
     chosen = {game.fingerprint for game in resolution.chosen}
@@ -191,7 +205,8 @@ def _commit_batch(
     warehouse.remove_games(losers + superseded, txn)
     rows = _manifest_rows(results)
     restated = _restate_earlier_rows(rows, warehouse, resolution, {r.path for r in results}, index)
-    new_paths_only = not restated and not any(path in index.known for path in rows["path"])
+    _restamp_rows(rows, warehouse, outcome.restamped)
+    new_paths_only = not restated and not outcome.restamped and not any(path in index.known for path in rows["path"])
     warehouse.upsert_manifest(rows, txn, new_paths_only)
     txn.commit()
     index.record(rows)
@@ -237,16 +252,38 @@ def _restate_earlier_rows(
     return changed
 
 
-def _read_manifest_index(warehouse: Warehouse) -> tuple[dict[str, tuple[str, str]], dict[str, set[str]]]:
+def _restamp_rows(rows: dict[str, list], warehouse: Warehouse, restamped: dict[str, int]) -> None:
+    """Give the manifest rows of files found unchanged by their content their modification time now (``restamped``:
+    path -> ns): rows already among ``rows`` (restated) in place, the others appended as stored."""
+    if not restamped:
+        return
+    for i, path in enumerate(rows["path"]):
+        if path in restamped:
+            rows["mtime_ns"][i] = restamped[path]
+    for row in warehouse.manifest_rows(set(restamped) - set(rows["path"])):
+        row["mtime_ns"] = restamped[row["path"]]
+        for name, value in row.items():
+            rows[name].append(value)
+
+
+def _commit_restamped(restamped: dict[str, int], warehouse: Warehouse, txn: Transaction) -> None:
+    """Publish a batch that read nothing new: its files' new modification times, if any (see _restamp_rows)."""
+    if not restamped:
+        txn.abort()
+        return
+    rows = new_buffers("manifest")
+    _restamp_rows(rows, warehouse, restamped)
+    warehouse.upsert_manifest(rows, txn)
+    txn.commit()
+
+
+def _read_manifest_index(warehouse: Warehouse) -> tuple[dict[str, KnownFile], dict[str, set[str]]]:
     """The ManifestIndex fields from the manifest as stored."""
-    manifest = warehouse.read_manifest(["path", "content_hash", "paipu_version", "status", "error", "fingerprints"])
-    known = {
-        p: (h, v)
-        for p, h, v in zip(
-            manifest["path"].to_pylist(), manifest["content_hash"].to_pylist(), manifest["paipu_version"].to_pylist(),
-            strict=True,
-        )
-    }  # fmt: skip
+    manifest = warehouse.read_manifest(
+        ["path", "content_hash", "paipu_version", "size", "mtime_ns", "status", "error", "fingerprints"]
+    )
+    columns = (manifest[name].to_pylist() for name in ("content_hash", "paipu_version", "size", "mtime_ns"))
+    known = dict(zip(manifest["path"].to_pylist(), map(KnownFile, *columns), strict=True))
     restatable: dict[str, set[str]] = {}
     statuses, errors = manifest["status"].to_pylist(), manifest["error"].to_pylist()
     rows = [i for i, (status, error) in enumerate(zip(statuses, errors, strict=True)) if _is_restatable(status, error)]
@@ -261,7 +298,8 @@ def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
     now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
     for r in results:
         for name, value in (
-            ("path", r.path), ("size", r.size), ("content_hash", r.content_hash), ("format", r.format),
+            ("path", r.path), ("size", r.size), ("mtime_ns", r.mtime_ns), ("content_hash", r.content_hash),
+            ("format", r.format),
             ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids),
             ("fingerprints", r.fingerprints),
             ("paipu_version", __version__), ("ingested_at", now),

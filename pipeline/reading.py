@@ -10,6 +10,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline import __version__, containers
 from pipeline.containers import Entry
@@ -136,6 +137,30 @@ class FileResult:
     """The games read (ParsedGame; in a batch's outcome, their dedup.GameCopy)."""
     game_ids: list[str] = field(default_factory=list)
     fingerprints: list[str] = field(default_factory=list)
+    mtime_ns: int | None = None
+    """A plain file's modification time when it was read (ns since the epoch); None for a container's member."""
+
+
+class KnownFile(NamedTuple):
+    """What the manifest says of a file read before: what a later run compares to skip it."""
+
+    content_hash: str
+    paipu_version: str
+    size: int
+    mtime_ns: int | None
+    """None for a container's member (and for files read by a paipu that did not record it)."""
+
+
+def unchanged_on_disk(path: str, known: KnownFile | None) -> bool:
+    """Whether a file read before by this paipu version still has the size and modification time the manifest
+    recorded, so that it need not be read again (a container's members, with no time recorded, never are)."""
+    if known is None or known.mtime_ns is None or known.paipu_version != __version__:
+        return False
+    try:
+        status = os.stat(path)
+    except OSError:
+        return False  # reading it will say what is wrong
+    return status.st_mtime_ns == known.mtime_ns and status.st_size == known.size
 
 
 def read_file(path: Path, data: bytes | None = None, file_format: str | None = None) -> FileResult:
@@ -158,10 +183,10 @@ def read_file(path: Path, data: bytes | None = None, file_format: str | None = N
     return result
 
 
-def read_entry(entry: Entry, known: dict[str, tuple[str, str]], file_format: str | None = None) -> FileResult | None:
-    """Read and parse one entry; None when it is unchanged (``known``: name -> (content hash, paipu version)
-    of the files read before, this version's and same-hash ones are skipped). Never raises: a file or member
-    that cannot be read becomes a quarantined result naming it."""
+def read_entry(entry: Entry, known: dict[str, KnownFile], file_format: str | None = None) -> FileResult | None:
+    """Read and parse one entry; None when it is unchanged (``known``: the files read before, by name; one read
+    by this version with the same content hash is skipped). Never raises: a file or member that cannot be read
+    becomes a quarantined result naming it."""
     try:
         data = entry.read()
     except containers.ContainerError as exc:  # its message names the container and the member
@@ -169,6 +194,8 @@ def read_entry(entry: Entry, known: dict[str, tuple[str, str]], file_format: str
     except OSError as exc:
         return FileResult(entry.name, 0, "", None, "quarantined", f"{entry.name}: cannot read ({exc.strerror})")
     previous = known.get(entry.name)
-    if previous is not None and previous[1] == __version__ and content_hash(data) == previous[0]:
+    if previous is not None and previous.paipu_version == __version__ and content_hash(data) == previous.content_hash:
         return None
-    return read_file(Path(entry.name), data, file_format)
+    result = read_file(Path(entry.name), data, file_format)
+    result.mtime_ns = entry.mtime_ns
+    return result

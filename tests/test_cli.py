@@ -11,6 +11,7 @@ import functools
 import gzip
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -72,6 +73,20 @@ def test_ingest_prints_counts_and_exits_0(inputs: Path, tmp_path: Path) -> None:
     again = run("ingest", inputs, "-w", warehouse, "--batch-size", "1")
     assert again.exit_code == 0, again.output
     assert re.search(r"\b0 ok\b", again.output) and re.search(r"\b2 unchanged\b", again.output), again.output
+
+
+def test_ingest_rehash_reads_a_file_whose_size_and_time_were_kept(inputs: Path, tmp_path: Path) -> None:
+    warehouse = tmp_path / "warehouse"
+    run("ingest", inputs, "-w", warehouse)
+    copy = inputs / "copy.mjlog.gz"
+    stamp = copy.stat()
+    copy.write_bytes(b"not a log".ljust(stamp.st_size, b"!"))  # other bytes of the same size, then the same time
+    os.utime(copy, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    trusted = run("ingest", inputs, "-w", warehouse)
+    assert re.search(r"\b2 unchanged\b", trusted.output), trusted.output
+    rehashed = run("ingest", inputs, "-w", warehouse, "--rehash")
+    assert rehashed.exit_code == 0, rehashed.output
+    assert re.search(r"\b1 not a log\b", rehashed.output) and re.search(r"\b1 unchanged\b", rehashed.output)
 
 
 def test_ingest_exits_3_when_a_file_is_quarantined_and_writes_the_rest(

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from pipeline import __version__
 from pipeline.containers import SEPARATOR
 from pipeline.ingest import _batches
-from pipeline.reading import discover_files, discover_paths
+from pipeline.reading import KnownFile, discover_files, discover_paths
 
 
 def write(path: Path, data: bytes) -> Path:
@@ -75,10 +76,26 @@ def test_batches_open_containers_as_they_come_and_release_the_names(tmp_path: Pa
     last = write(tmp_path / "c.xml", b"3")
     names = discover_paths([tmp_path])
     assert names == [str(first), str(archive), str(last)]  # not looked into yet
-    batches = _batches(names, 4)
-    assert [e.name for e in next(batches)] == [str(first), *(f"{archive}{SEPARATOR}{i}.xml" for i in range(3))]
+    batches = _batches(names, 4, {})
+    entries, unread = next(batches)
+    assert [e.name for e in entries] == [str(first), *(f"{archive}{SEPARATOR}{i}.xml" for i in range(3))]
+    assert unread == 0
     assert names[:2] == [None, None] and names[2] == str(last)  # the files not reached yet are still listed
-    assert [[e.name for e in b] for b in batches] == [[f"{archive}{SEPARATOR}3.xml", str(last)]]
+    assert [([e.name for e in b], n) for b, n in batches] == [([f"{archive}{SEPARATOR}3.xml", str(last)], 0)]
     assert names == [None, None, None]
     members = [f"{archive}{SEPARATOR}{i}.xml" for i in range(4)]
     assert [e.name for e in discover_files([tmp_path])] == [str(first), *members, str(last)]
+
+
+def test_batches_skip_files_of_unchanged_size_and_time_counting_them(tmp_path: Path) -> None:
+    files = [write(tmp_path / f"{i}.xml", b"x" * (i + 1)) for i in range(7)]
+    stamp = {str(f): (f.stat().st_size, f.stat().st_mtime_ns) for f in files}
+    known = {
+        name: KnownFile("hash", __version__, size, mtime + (name == str(files[5])))  # 5: another time recorded
+        for name, (size, mtime) in stamp.items()
+        if name != str(files[1])  # 1: never read
+    }
+    known[str(files[6])] = known[str(files[6])]._replace(paipu_version="0.0.0")  # 6: read by another version
+    batches = list(_batches(discover_paths([tmp_path]), 3, known))
+    # 0 and 2 skipped before 1 fill the first batch of three; 3 and 4 before 5 the second; 6 is read
+    assert [([Path(e.name).name for e in b], n) for b, n in batches] == [(["1.xml"], 2), (["5.xml"], 2), (["6.xml"], 0)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import random
 import re
 from pathlib import Path
@@ -16,10 +17,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline import containers
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
-from pipeline.ingest import IngestReport, ingest
+from pipeline.ingest import IngestReport, content_hash, ingest
 from pipeline.schema import DERIVED_TABLES, TABLES
 from pipeline.statistics import run_checks
 from pipeline.store.warehouse import Warehouse
@@ -184,6 +186,81 @@ def test_reingesting_the_same_folder_changes_nothing(shared_logs: Path, tmp_path
     assert manifest_rows(warehouse) == manifest  # same rows, ingested_at included
     assert table_contents(warehouse) == contents
     assert not list(warehouse.root.rglob("*.tmp"))
+
+
+def _opened_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every input file the ingest opens (the container sniff and the plain read both go through
+    pipeline.containers' ``open``); returns the list it appends to."""
+    opened: list[str] = []
+
+    def recording_open(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        opened.append(str(path))
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(containers, "open", recording_open, raising=False)
+    return opened
+
+
+def test_a_rerun_opens_no_file_of_unchanged_size_and_time(
+    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = tmp_path / "in"
+    a = put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
+    b = put(inputs, "sanma2.xml", real(shared_logs, SANMA))
+    warehouse = Warehouse(tmp_path / "warehouse")
+    ingest([inputs], warehouse)
+    manifest = manifest_rows(warehouse)
+    assert manifest[str(a)]["mtime_ns"] == a.stat().st_mtime_ns and manifest[str(b)]["size"] == b.stat().st_size
+    c = put(inputs, "later.mjlog", real(shared_logs, LONG))
+    opened = _opened_files(monkeypatch)
+
+    again = ingest([inputs], warehouse)
+
+    assert opened and set(opened) == {str(c)}  # only the new file was looked at
+    assert (again.files["ok"], again.files["unchanged"]) == (1, 2)
+    rows = manifest_rows(warehouse)
+    assert rows[str(a)] == manifest[str(a)] and rows[str(b)] == manifest[str(b)]
+
+
+def test_a_touched_file_is_read_once_more_then_skipped_unread(
+    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = tmp_path / "in"
+    a = put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
+    warehouse = Warehouse(tmp_path / "warehouse")
+    ingest([inputs], warehouse)
+    before = manifest_rows(warehouse)[str(a)]
+    os.utime(a, ns=(a.stat().st_atime_ns, before["mtime_ns"] + 10**9))  # same bytes, a later time (a copy, a touch)
+    opened = _opened_files(monkeypatch)
+
+    read_again = ingest([inputs], warehouse)
+
+    assert str(a) in opened and read_again.files["unchanged"] == 1 and read_again.games == 0
+    after = manifest_rows(warehouse)[str(a)]
+    assert after["mtime_ns"] == before["mtime_ns"] + 10**9  # restamped: the row is otherwise the same
+    assert {k: v for k, v in after.items() if k != "mtime_ns"} == {k: v for k, v in before.items() if k != "mtime_ns"}
+    opened.clear()
+    assert ingest([inputs], warehouse).files["unchanged"] == 1 and opened == []
+
+
+def test_rehash_reads_a_file_changed_behind_its_size_and_time(
+    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = tmp_path / "in"
+    a = put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
+    warehouse = Warehouse(tmp_path / "warehouse")
+    ingest([inputs], warehouse)
+    stamp = a.stat()
+    other = real(shared_logs, LONG)
+    a.write_bytes(other[: stamp.st_size].ljust(stamp.st_size, b" "))  # other bytes, the same size...
+    os.utime(a, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # ...and the recorded time
+
+    assert ingest([inputs], warehouse).files["unchanged"] == 1  # trusted: size and time are those recorded
+    opened = _opened_files(monkeypatch)
+    report = ingest([inputs], warehouse, rehash=True)
+
+    assert str(a) in opened and report.files["unchanged"] == 0
+    assert manifest_rows(warehouse)[str(a)]["content_hash"] == content_hash(a.read_bytes())
 
 
 def test_new_files_are_added_later_without_duplicating_the_old(shared_logs: Path, tmp_path: Path) -> None:

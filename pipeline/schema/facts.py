@@ -150,6 +150,7 @@ SERVER_FLAGS = [
 MANIFEST = [
     col("path", STR, "Input file path as given (absolute)"),
     col("size", I64, "File size in bytes"),
+    col("mtime_ns", I64, "File modification time when read, ns since the epoch (null: a container's member)", True),
     col("content_hash", STR, "BLAKE2b-128 of the file's bytes"),
     col("format", STR, "Detected format, null when none", True),
     col("status", STR, "ok, duplicate (game already stored), quarantined (unreadable), not_a_log"),

@@ -12,6 +12,7 @@ stored game read from another file never lands on the stored copy's part.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,28 @@ from pipeline.store.transaction import Transaction
 
 DEFAULT_WAREHOUSE = Path("data/warehouse")
 """Default warehouse folder, relative to the working directory."""
+
+
+def _column_range(metadata: pq.FileMetaData, column: str) -> tuple[str, str] | None:
+    """The least and greatest value of a column over a Parquet file's row groups, from their statistics; None when
+    a row group has none (the file must then be read to know)."""
+    index = metadata.schema.names.index(column)
+    lows, highs = [], []
+    for group in range(metadata.num_row_groups):
+        statistics = metadata.row_group(group).column(index).statistics
+        if statistics is None or not statistics.has_min_max:
+            return None
+        lows.append(statistics.min)
+        highs.append(statistics.max)
+    return (min(lows), max(highs)) if lows else None
+
+
+def _takes_in(bounds: tuple[str, str] | None, wanted: list[str]) -> bool:
+    """Whether some value of ``wanted`` (sorted) lies within ``bounds`` (unknown bounds take in everything)."""
+    if bounds is None:
+        return True
+    first = bisect.bisect_left(wanted, bounds[0])
+    return first < len(wanted) and wanted[first] <= bounds[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +82,8 @@ class Warehouse:
 
     def __init__(self, root: Path | str = DEFAULT_WAREHOUSE) -> None:
         self.root = Path(root)
+        self._path_ranges: dict[Path, tuple[tuple[int, int], tuple[str, str] | None]] = {}
+        """Manifest part -> ((mtime_ns, size), its least and greatest path): footers read once per version."""
 
     def table_files(self, table: str) -> list[Path]:
         """Return the Parquet part files of a table, sorted (no temp files)."""
@@ -175,15 +200,32 @@ class Warehouse:
         return sorted(rows, key=lambda row: row["path"])
 
     def _parts_holding(self, paths: pa.Array) -> list[Path]:
-        """The manifest parts holding some of ``paths`` (their path column read, nothing else)."""
+        """The manifest parts holding some of ``paths``: the path column read of the parts whose range of paths
+        (their footer's statistics) takes in one of them, nothing else."""
         if not len(paths):
             return []
+        wanted = sorted(paths.to_pylist())
         path_only = pa.schema([arrow_schema("manifest").field("path")])
         return [
             part
             for part in self.manifest_parts()
-            if pc.any(pc.is_in(self._read_manifest_part(part, path_only)["path"], paths)).as_py()
+            if _takes_in(self._path_range(part), wanted)
+            and pc.any(pc.is_in(self._read_manifest_part(part, path_only)["path"], paths)).as_py()
         ]
+
+    def _path_range(self, part: Path) -> tuple[str, str] | None:
+        """The least and greatest path of a manifest part from its footer (None when it records none), read again
+        only when the file's modification time or size changed."""
+        status = part.stat()
+        version = (status.st_mtime_ns, status.st_size)
+        cached = self._path_ranges.get(part)
+        if cached is None or cached[0] != version:
+            try:
+                cached = (version, _column_range(pq.read_metadata(part), "path"))
+            except (OSError, pa.ArrowInvalid) as exc:
+                raise WarehouseError(f"cannot read the manifest part {part}: {exc}") from None
+            self._path_ranges[part] = cached
+        return cached[1]
 
     def upsert_manifest(self, rows: dict[str, list], txn: Transaction, new_paths_only: bool = False) -> None:
         """Stage in ``txn`` the manifest rows ``rows`` (per-column lists) as the part of this batch, and the
