@@ -14,6 +14,7 @@ import random
 import re
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -261,6 +262,18 @@ def test_rehash_reads_a_file_changed_behind_its_size_and_time(
 
     assert str(a) in opened and report.files["unchanged"] == 0
     assert manifest_rows(warehouse)[str(a)]["content_hash"] == content_hash(a.read_bytes())
+
+
+def test_the_manifest_parts_holding_paths_are_those_a_full_scan_finds(shared_logs: Path, tmp_path: Path) -> None:
+    warehouse = Warehouse(tmp_path / "warehouse")
+    ingest([shared_logs / "tenhou-xml" / MJX], warehouse, batch_size=3)  # a manifest part per 3 files
+    parts = {part: set(warehouse._read_manifest_part(part, pa.schema([("path", pa.string())]))["path"].to_pylist())
+             for part in warehouse.manifest_parts()}  # fmt: skip
+    assert len(parts) > 3
+    paths = sorted(set().union(*parts.values()))
+    for wanted in ([paths[0]], paths[1::4], [paths[-1], "/nowhere"], ["/nowhere"], paths):
+        found = warehouse._parts_holding(pa.array(wanted, pa.string()))
+        assert set(found) == {part for part, held in parts.items() if held & set(wanted)}, wanted
 
 
 def test_new_files_are_added_later_without_duplicating_the_old(shared_logs: Path, tmp_path: Path) -> None:
