@@ -82,8 +82,9 @@ class Warehouse:
 
     def __init__(self, root: Path | str = DEFAULT_WAREHOUSE) -> None:
         self.root = Path(root)
-        self._path_ranges: dict[Path, tuple[tuple[int, int], tuple[str, str] | None]] = {}
-        """Manifest part -> ((mtime_ns, size), its least and greatest path): footers read once per version."""
+        self._path_ranges: dict[Path, tuple[tuple[int, int, int], tuple[str, str] | None]] = {}
+        """Manifest part -> ((inode, mtime_ns, size), its least and greatest path): each version's footer read once
+        (a rewritten part is a new file: published by a rename)."""
 
     def table_files(self, table: str) -> list[Path]:
         """Return the Parquet part files of a table, sorted (no temp files)."""
@@ -215,16 +216,15 @@ class Warehouse:
 
     def _path_range(self, part: Path) -> tuple[str, str] | None:
         """The least and greatest path of a manifest part from its footer (None when it records none), read again
-        only when the file's modification time or size changed."""
-        status = part.stat()
-        version = (status.st_mtime_ns, status.st_size)
-        cached = self._path_ranges.get(part)
-        if cached is None or cached[0] != version:
-            try:
-                cached = (version, _column_range(pq.read_metadata(part), "path"))
-            except (OSError, pa.ArrowInvalid) as exc:
-                raise WarehouseError(f"cannot read the manifest part {part}: {exc}") from None
-            self._path_ranges[part] = cached
+        only when the file was replaced or changed."""
+        try:
+            status = part.stat()
+            version = (status.st_ino, status.st_mtime_ns, status.st_size)
+            cached = self._path_ranges.get(part)
+            if cached is None or cached[0] != version:
+                cached = self._path_ranges[part] = (version, _column_range(pq.read_metadata(part), "path"))
+        except (OSError, pa.ArrowInvalid) as exc:
+            raise WarehouseError(f"cannot read the manifest part {part}: {exc}") from None
         return cached[1]
 
     def upsert_manifest(self, rows: dict[str, list], txn: Transaction, new_paths_only: bool = False) -> None:
