@@ -26,37 +26,28 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # benchmarks/ is not a package: scale.py loads its siblings
+import scale  # noqa: E402
+
 DEFAULT_WORKDIR = Path("/tmp/paipu-floor")
 TARGET_MS_PER_GAME = 1.0
 """1,000 games/s per core: one CPU millisecond per game, end to end."""
 
 
-def load_sibling(name: str) -> ModuleType:
-    """Import benchmarks/<name>.py (benchmarks/ is not a package) under the module name ``bench_<name>``."""
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-BUILDER = load_sibling("ingest")
+BUILDER = scale.BUILDER
 """benchmarks/ingest.py: the corpus builder and the etree / parse-only children."""
-DERIVE = load_sibling("derive")
+DERIVE = scale.load_sibling("derive")
 """benchmarks/derive.py: the once-per-process lookup tables."""
 
 

@@ -223,13 +223,19 @@ def test_a_rerun_opens_no_file_of_unchanged_size_and_time(
     assert rows[str(a)] == manifest[str(a)] and rows[str(b)] == manifest[str(b)]
 
 
-def test_a_touched_file_is_read_once_more_then_skipped_unread(
-    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _one_file_ingested(shared_logs: Path, tmp_path: Path) -> tuple[Path, Path, Warehouse]:
+    """A folder holding one real log, ingested into a new warehouse: (the folder, the file, the warehouse)."""
     inputs = tmp_path / "in"
     a = put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
     warehouse = Warehouse(tmp_path / "warehouse")
     ingest([inputs], warehouse)
+    return inputs, a, warehouse
+
+
+def test_a_touched_file_is_read_once_more_then_skipped_unread(
+    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs, a, warehouse = _one_file_ingested(shared_logs, tmp_path)
     before = manifest_rows(warehouse)[str(a)]
     os.utime(a, ns=(a.stat().st_atime_ns, before["mtime_ns"] + 10**9))  # same bytes, a later time (a copy, a touch)
     opened = _opened_files(monkeypatch)
@@ -247,10 +253,7 @@ def test_a_touched_file_is_read_once_more_then_skipped_unread(
 def test_rehash_reads_a_file_changed_behind_its_size_and_time(
     shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    inputs = tmp_path / "in"
-    a = put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
-    warehouse = Warehouse(tmp_path / "warehouse")
-    ingest([inputs], warehouse)
+    inputs, a, warehouse = _one_file_ingested(shared_logs, tmp_path)
     stamp = a.stat()
     other = real(shared_logs, LONG)
     a.write_bytes(other[: stamp.st_size].ljust(stamp.st_size, b" "))  # other bytes, the same size...
