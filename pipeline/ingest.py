@@ -22,17 +22,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from pipeline import __version__
 from pipeline.batch import BatchJob, BatchOutcome, run_batch
 from pipeline.containers import Entry
 from pipeline.dedup import Deduplicator, Resolution
 from pipeline.errors import WarehouseError
 from pipeline.executors import executor, ordered
+from pipeline.known_files import COLUMNS as KNOWN_COLUMNS
+from pipeline.known_files import KnownFiles
 from pipeline.reading import (
     PARSERS,
     STATUSES,
     FileResult,
-    KnownFile,
     content_hash,
     detect_format,
     discover_files,
@@ -127,7 +131,7 @@ def _batch_jobs(
     files: list[str],
     size: int,
     warehouse: Warehouse,
-    known: dict[str, KnownFile],
+    known: KnownFiles,
     file_format: str | None,
     derive: bool,
     started: list[str],
@@ -135,16 +139,15 @@ def _batch_jobs(
 ) -> Iterator[BatchJob]:
     """The batches of the entries of ``files`` as jobs, made as they are asked for (each job's name appended to
     ``started``): a run's memory holds the entries of the batches in flight, not a million of them."""
-    for batch, unread in _batches(files, size, {} if rehash else known):
+    for batch, unread in _batches(files, size, KnownFiles.empty() if rehash else known):
         job = BatchJob(
-            warehouse.root, uuid.uuid4().hex, batch, {e.name: known[e.name] for e in batch if e.name in known},
-            file_format, derive, unread,
-        )  # fmt: skip
+            warehouse.root, uuid.uuid4().hex, batch, known.of(e.name for e in batch), file_format, derive, unread
+        )
         started.append(job.name)
         yield job
 
 
-def _batches(files: list[str], size: int, known: dict[str, KnownFile]) -> Iterator[tuple[list[Entry], int]]:
+def _batches(files: list[str], size: int, known: KnownFiles) -> Iterator[tuple[list[Entry], int]]:
     """Consecutive batches of the entries of ``files`` (a container's members in its order), made as they are
     asked for, each with the number of files skipped unread before it (unchanged on disk since ``known`` was
     recorded); a batch and its skipped files make at most ``size``. Each file's place in ``files`` is emptied
@@ -172,7 +175,7 @@ class ManifestIndex:
     paipu version) and, per fingerprint, the paths of rows a later copy may restate (see
     _restate_earlier_rows): duplicates and partial copies. Updated as batches commit."""
 
-    known: dict[str, KnownFile]
+    known: KnownFiles
     restatable: dict[str, set[str]]
 
     def record(self, rows: dict[str, list]) -> None:
@@ -277,19 +280,23 @@ def _commit_restamped(restamped: dict[str, int], warehouse: Warehouse, txn: Tran
     txn.commit()
 
 
-def _read_manifest_index(warehouse: Warehouse) -> tuple[dict[str, KnownFile], dict[str, set[str]]]:
+def _read_manifest_index(warehouse: Warehouse) -> tuple[KnownFiles, dict[str, set[str]]]:
     """The ManifestIndex fields from the manifest as stored."""
-    manifest = warehouse.read_manifest(
-        ["path", "content_hash", "paipu_version", "size", "mtime_ns", "status", "error", "fingerprints"]
-    )
-    columns = (manifest[name].to_pylist() for name in ("content_hash", "paipu_version", "size", "mtime_ns"))
-    known = dict(zip(manifest["path"].to_pylist(), map(KnownFile, *columns), strict=True))
+    manifest = warehouse.read_manifest([*KNOWN_COLUMNS, "status", "error", "fingerprints"])
+    # the restatable rows (_is_restatable) picked in Arrow: a million rows' statuses never become Python strings
+    status, error = manifest["status"], pc.fill_null(manifest["error"], "")
+    partial = pc.and_(pc.equal(status, "quarantined"), pc.match_substring(error, "no complete round"))
+    candidates = manifest.filter(pc.or_(pc.equal(status, "duplicate"), partial))
     restatable: dict[str, set[str]] = {}
-    statuses, errors = manifest["status"].to_pylist(), manifest["error"].to_pylist()
-    rows = [i for i, (status, error) in enumerate(zip(statuses, errors, strict=True)) if _is_restatable(status, error)]
-    for i in rows:
-        for fingerprint in manifest["fingerprints"][i].as_py():
-            restatable.setdefault(fingerprint, set()).add(manifest["path"][i].as_py())
+    for path, status_, error_, fingerprints in zip(
+        *(candidates[name].to_pylist() for name in ("path", "status", "error", "fingerprints")), strict=True
+    ):
+        if _is_restatable(status_, error_):
+            for fingerprint in fingerprints:
+                restatable.setdefault(fingerprint, set()).add(path)
+    known = KnownFiles(manifest)
+    del manifest, candidates, status, error, partial
+    pa.default_memory_pool().release_unused()  # the manifest read whole is freed: give its pages back
     return known, restatable
 
 

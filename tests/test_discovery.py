@@ -6,11 +6,13 @@ import os
 import zipfile
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from pipeline import __version__
 from pipeline.containers import SEPARATOR
 from pipeline.ingest import _batches
+from pipeline.known_files import KnownFiles
 from pipeline.reading import KnownFile, discover_files, discover_paths
 
 
@@ -76,7 +78,7 @@ def test_batches_open_containers_as_they_come_and_release_the_names(tmp_path: Pa
     last = write(tmp_path / "c.xml", b"3")
     names = discover_paths([tmp_path])
     assert names == [str(first), str(archive), str(last)]  # not looked into yet
-    batches = _batches(names, 4, {})
+    batches = _batches(names, 4, KnownFiles.empty())
     entries, unread = next(batches)
     assert [e.name for e in entries] == [str(first), *(f"{archive}{SEPARATOR}{i}.xml" for i in range(3))]
     assert unread == 0
@@ -96,6 +98,7 @@ def test_batches_skip_files_of_unchanged_size_and_time_counting_them(tmp_path: P
         if name != str(files[1])  # 1: never read
     }
     known[str(files[6])] = known[str(files[6])]._replace(paipu_version="0.0.0")  # 6: read by another version
-    batches = list(_batches(discover_paths([tmp_path]), 3, known))
+    rows = {"path": list(known), **{name: [getattr(k, name) for k in known.values()] for name in KnownFile._fields}}
+    batches = list(_batches(discover_paths([tmp_path]), 3, KnownFiles(pa.table(rows))))
     # 0 and 2 skipped before 1 fill the first batch of three; 3 and 4 before 5 the second; 6 is read
     assert [([Path(e.name).name for e in b], n) for b, n in batches] == [(["1.xml"], 2), (["5.xml"], 2), (["6.xml"], 0)]
