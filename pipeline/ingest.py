@@ -283,10 +283,8 @@ def _commit_restamped(restamped: dict[str, int], warehouse: Warehouse, txn: Tran
 def _read_manifest_index(warehouse: Warehouse) -> tuple[KnownFiles, dict[str, set[str]]]:
     """The ManifestIndex fields from the manifest as stored."""
     manifest = warehouse.read_manifest([*KNOWN_COLUMNS, "status", "error", "fingerprints"])
-    # the restatable rows (_is_restatable) picked in Arrow: a million rows' statuses never become Python strings
-    status, error = manifest["status"], pc.fill_null(manifest["error"], "")
-    partial = pc.and_(pc.equal(status, "quarantined"), pc.match_substring(error, "no complete round"))
-    candidates = manifest.filter(pc.or_(pc.equal(status, "duplicate"), partial))
+    # only the statuses that may be restatable become Python objects: not a million rows of "ok"
+    candidates = manifest.filter(pc.is_in(manifest["status"], pa.array(["duplicate", "quarantined"])))
     restatable: dict[str, set[str]] = {}
     for path, status_, error_, fingerprints in zip(
         *(candidates[name].to_pylist() for name in ("path", "status", "error", "fingerprints")), strict=True
@@ -295,7 +293,7 @@ def _read_manifest_index(warehouse: Warehouse) -> tuple[KnownFiles, dict[str, se
             for fingerprint in fingerprints:
                 restatable.setdefault(fingerprint, set()).add(path)
     known = KnownFiles(manifest)
-    del manifest, candidates, status, error, partial
+    del manifest, candidates
     pa.default_memory_pool().release_unused()  # the manifest read whole is freed: give its pages back
     return known, restatable
 
