@@ -64,6 +64,8 @@ class KnownFiles:
 
     def _row(self, path: str) -> int | None:
         """The row of ``path``, or None when the manifest does not hold it."""
+        if not len(self._hashes):  # a first ingest asks of every file
+            return None
         key = _key(path)
         row = int(np.searchsorted(self._hashes, key))
         while row < len(self._hashes) and self._hashes[row] == key:
