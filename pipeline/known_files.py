@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.reading import KnownFile
+from pipeline.schema import arrow_schema
 
 COLUMNS = ("path", "content_hash", "paipu_version", "size", "mtime_ns")
 """The manifest columns the index keeps."""
@@ -55,9 +56,8 @@ class KnownFiles:
     @classmethod
     def empty(cls) -> KnownFiles:
         """An index of no file."""
-        schema = pa.schema([("path", pa.string()), ("content_hash", pa.string()), ("paipu_version", pa.string()),
-                            ("size", pa.int64()), ("mtime_ns", pa.int64())])  # fmt: skip
-        return cls(schema.empty_table())
+        manifest = arrow_schema("manifest")
+        return cls(pa.schema([manifest.field(name) for name in COLUMNS]).empty_table())
 
     def __len__(self) -> int:
         return len(self._hashes)
