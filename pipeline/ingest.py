@@ -250,9 +250,14 @@ def _restate_earlier_rows(
         row["status"] = "duplicate"
         row["error"] = f"same game as {new.game_id}, stored from {new.source_file}{PARTIAL if partial else ''}"
         changed.append((row["path"], row["error"]))
-        for name, value in row.items():
-            rows[name].append(value)
+        _append_row(rows, row)
     return changed
+
+
+def _append_row(rows: dict[str, list], row: dict) -> None:
+    """Append a manifest row as stored (a dict of every column) to per-column lists."""
+    for name, value in row.items():
+        rows[name].append(value)
 
 
 def _restamp_rows(rows: dict[str, list], warehouse: Warehouse, restamped: dict[str, int]) -> None:
@@ -265,8 +270,7 @@ def _restamp_rows(rows: dict[str, list], warehouse: Warehouse, restamped: dict[s
             rows["mtime_ns"][i] = restamped[path]
     for row in warehouse.manifest_rows(set(restamped) - set(rows["path"])):
         row["mtime_ns"] = restamped[row["path"]]
-        for name, value in row.items():
-            rows[name].append(value)
+        _append_row(rows, row)
 
 
 def _commit_restamped(restamped: dict[str, int], warehouse: Warehouse, txn: Transaction) -> None:
