@@ -19,7 +19,8 @@ A discard "passed" when play went on after it (any later draw, discard, call or 
 the round's last play and nobody won or ronned on it.
 
 Settled from sources other than the real logs (which hold no such case): an ankan interrupts the first go-around
-for kyuushu kyuuhai and suufon renda (standard rule text names it), a kita does on Tenhou's sanma (players' notes).
+for kyuushu kyuuhai and suufon renda (standard rule text names it). A kita does on Tenhou's sanma, as the logs
+show (rules.hands.INTERRUPTING_ACTIONS).
 Which kind wins when one discard meets several conditions (four double riichi on four Easts) is not settled:
 ``ABORT_KINDS`` order, as the scenario builder checks them.
 """
@@ -30,14 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, is_action, row_before
+from rules.hands import CODE, INTERRUPTING_ACTIONS, EventArrays, is_action, row_before
 from rules.tiles import TERMINALS_HONORS_34
 
 ABORT_KINDS = ("kyuushu_kyuuhai", "suucha_riichi", "suufon_renda", "suukaikan")
 """Abort kinds derived here, in the order they take precedence when a round meets several conditions."""
 
-INTERRUPTING_ACTIONS = ("chi", "pon", "daiminkan", "ankan", "kakan", "kita")
-"""Actions that interrupt the first go-around (kyuushu kyuuhai, suufon renda), own ankan and kita included."""
 
 KAN_ACTIONS = ("daiminkan", "ankan", "kakan")
 """Actions that form a kan (suukaikan counts them)."""

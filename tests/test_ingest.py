@@ -413,6 +413,9 @@ def bad_batch(shared_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> di
     assert ten is not None
     three = xml[: ten.start()] + b'ten="%s,%s,%s"' % ten.groups()[:3] + xml[ten.end() :]
     files["three_scores"] = put(inputs, "ten3-2022060223gm-0001-0000-b8e20009.mjlog", three)
+    third = init_offsets(xml)[2]  # without round 2's INIT, rounds 1 and 2 read as one: tiles enter it twice
+    lost_init = xml[:third] + xml[xml.index(b">", third) + 1 :]
+    files["lost_init"] = put(inputs, "init-2022060223gm-0001-0000-b8e20009.mjlog", lost_init)
 
     xml = plain(shared_logs, GZ["2022060400gm-0001-0000-d6c5c8e7"])
     draw = re.compile(rb"<T\d+/>").search(xml, init_offsets(xml)[1])
@@ -450,11 +453,12 @@ def test_bad_input_is_accounted_for_and_the_rest_is_written(bad_batch: dict) -> 
         "unknown_draw_type": "quarantined",
         "unknown_tag": "quarantined",
         "three_scores": "quarantined",
+        "lost_init": "quarantined",
         "tile_200": "quarantined",
         "cut_in_first_round": "quarantined",
         "cut_after_three_rounds": "ok",
     }
-    assert report.files == {"ok": 3, "duplicate": 0, "quarantined": 6, "not_a_log": 1, "unchanged": 0}
+    assert report.files == {"ok": 3, "duplicate": 0, "quarantined": 7, "not_a_log": 1, "unchanged": 0}
     assert not report.all_read
     assert sorted(p for p, _, _ in report.problems) == sorted(
         str(path) for k, path in bad_batch["files"].items() if rows[k]["status"] != "ok"
@@ -477,6 +481,7 @@ def test_bad_input_is_accounted_for_and_the_rest_is_written(bad_batch: dict) -> 
         ("unknown_draw_type", ["RYUUKYOKU", "'zzz'", "game 2011020613gm-00a9-0000-3774f8d1"]),
         ("unknown_tag", ["<FOO>"]),
         ("three_scores", ["INIT ten holds 3 scores", "round 1"]),
+        ("lost_init", ["enters the round twice", "round 1"]),
         ("tile_200", ["tile id 200", "round 1"]),
         ("cut_in_first_round", ["no complete round"]),
     ],

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-HONBA_RON = 300
-"""Points a ron winner gets per honba counter (paid by the discarder)."""
-
-HONBA_TSUMO = 100
-"""Points each payer adds per honba counter on a tsumo (sanma: two payers, tsumo-son)."""
+HONBA_EACH = 100
+"""Points per honba counter from each other player: on a tsumo each payer adds it (sanma: two payers,
+tsumo-son), on a ron the discarder pays them all (300; sanma 200)."""
 
 
 def ceil100(x: int) -> int:
@@ -45,13 +43,14 @@ def ron_deltas(
     who alone pays the honba.
     """
     value = ceil100(basic * (6 if winner == dealer else 4))
+    honba_points = HONBA_EACH * (players - 1) * honba
     deltas = [0, 0, 0, 0]
     if pao is not None and pao != discarder:
         deltas[pao] -= value // 2
-        deltas[discarder] -= value - value // 2 + HONBA_RON * honba
+        deltas[discarder] -= value - value // 2 + honba_points
     else:
-        deltas[discarder] -= value + HONBA_RON * honba
-    deltas[winner] += value + HONBA_RON * honba + 1000 * sticks
+        deltas[discarder] -= value + honba_points
+    deltas[winner] += value + honba_points + 1000 * sticks
     return deltas, value
 
 
@@ -67,14 +66,14 @@ def tsumo_deltas(
     payers = [s for s in range(players) if s != winner]
     if pao is not None:
         value = ceil100(basic * (6 if winner == dealer else 4))
-        deltas[pao] -= value + HONBA_TSUMO * honba * len(payers)
+        deltas[pao] -= value + HONBA_EACH * honba * len(payers)
     else:
         value = 0
         for s in payers:
             pay = ceil100(basic * (2 if dealer in (s, winner) else 1))
             value += pay
-            deltas[s] -= pay + HONBA_TSUMO * honba
-    deltas[winner] += value + HONBA_TSUMO * honba * len(payers) + 1000 * sticks
+            deltas[s] -= pay + HONBA_EACH * honba
+    deltas[winner] += value + HONBA_EACH * honba * len(payers) + 1000 * sticks
     return deltas, value
 
 

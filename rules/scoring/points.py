@@ -6,7 +6,9 @@ Base points: fu x 2^(han + 2) below mangan (no kiriage: 4 han 30 fu is 7700), ma
 base x 6 (dealer) or x 4 by the discarder; a tsumo base x 2 by the dealer (every payer when the
 dealer wins) and x 1 by the others, each rounded up to 100. Sanma has two payers (tsumo loss).
 
-Honba: 300 per counter on a ron, 100 per counter from each payer on a tsumo. Riichi sticks: 1000
+Honba: 100 per counter from each other player: on a tsumo each payer pays 100, on a ron the discarder
+pays them all, 300 in 4-player and 200 in sanma (Tenhou's sanma logs: 2009030421gm-00b9-0000-ed4f0295 round 2,
+a 5800 ron at 2 honba paid 6200; every one of the 285 sanma rons at honba 1-9 pays 200 a counter). Riichi sticks: 1000
 each to the winner. With several rons on one discard, honba and sticks go to the winner nearest the
 discarder in turn order. Pao (daisangen, daisuushii): on a tsumo the liable seat pays the whole hand
 as a ron and all the honba; on a ron by another seat it pays half and the honba, the discarder half.
@@ -22,8 +24,13 @@ LIMIT_NAMES: tuple[str, ...] = ("", "mangan", "haneman", "baiman", "sanbaiman", 
 LIMIT_BASE = np.array([0, 2000, 3000, 4000, 6000, 8000])
 """Base points of each limit code."""
 
-HONBA_RON, HONBA_TSUMO_EACH, STICK = 300, 100, 1000
-"""Points per honba on a ron, per honba per payer on a tsumo, per riichi stick."""
+HONBA_EACH, STICK = 100, 1000
+"""Points per honba counter from each other player, per riichi stick."""
+
+
+def honba_ron(n_players: np.ndarray | int) -> np.ndarray | int:
+    """Points a discarder pays per honba counter: 100 for each other player (300; sanma 200)."""
+    return HONBA_EACH * (np.asarray(n_players) - 1)
 
 
 def ceil100(points: np.ndarray) -> np.ndarray:
@@ -122,20 +129,21 @@ def score_deltas(
     # a tsumo without pao: every other seat pays its share and 100 per honba
     plain_tsumo = is_tsumo & ~liable
     share = shares(basic, winner, dealer, n_players)
-    deltas -= np.where((share > 0) & plain_tsumo[:, None], share + HONBA_TSUMO_EACH * honba[:, None], 0)
+    deltas -= np.where((share > 0) & plain_tsumo[:, None], share + HONBA_EACH * honba[:, None], 0)
     # a tsumo with pao: the liable seat pays the ron value and every payer's honba
     tsumo_pao = is_tsumo & liable
     np.subtract.at(
         deltas,
         (rows[tsumo_pao], pao[tsumo_pao]),
-        (value + HONBA_TSUMO_EACH * honba * (np.asarray(n_players) - 1))[tsumo_pao],
+        (value + honba_ron(n_players) * honba)[tsumo_pao],
     )
     # a ron: the discarder pays, or half of it when another seat is liable (that seat also pays the honba)
     ron = ~is_tsumo
     split = ron & liable & (pao != from_seat)
-    discarder_pays = np.where(split, value // 2, value + HONBA_RON * honba)
+    ron_honba = honba_ron(n_players) * honba
+    discarder_pays = np.where(split, value // 2, value + ron_honba)
     np.subtract.at(deltas, (rows[ron], from_seat[ron]), discarder_pays[ron])
-    np.subtract.at(deltas, (rows[split], pao[split]), (value - value // 2 + HONBA_RON * honba)[split])
+    np.subtract.at(deltas, (rows[split], pao[split]), (value - value // 2 + ron_honba)[split])
     deltas[rows, winner] -= deltas.sum(axis=1)
     deltas[rows, winner] += STICK * sticks
     return deltas

@@ -6,8 +6,8 @@ rows of those events (a seat's own: of running counts packed by seat), so every 
 vectorised lookups per win:
 
 * riichi: the winner declared riichi; double riichi: declared before its first discard with no
-  call (chi, pon, any kan) before it in the round.
-* ippatsu: riichi, no call by anyone after the declaration, and the winner discarded only the
+  call (chi, pon, any kan, a sanma kita: rules.hands.INTERRUPTING_ACTIONS) before it in the round.
+* ippatsu: riichi, no call (or kita) by anyone after the declaration, and the winner discarded only the
   riichi tile since (so the win is within one go-around). An added kan robbed for the win does not count.
 * chankan: a ron on an added kan (or on a closed kan: Tenhou's kokushi exception).
 * rinshan: a tsumo on the draw right after the winner's own kan or kita.
@@ -16,7 +16,8 @@ vectorised lookups per win:
 * tenhou / chiihou: the dealer's tsumo on the round's first draw / a non-dealer's tsumo on its first
   draw with no call before it.
 
-Kita (sanma nuki dora) is not a call here: it breaks no ippatsu, double riichi or chiihou.
+A kita (sanma nuki dora) interrupts like a call: it breaks ippatsu, double riichi and chiihou (Tenhou's logs,
+rules.hands.INTERRUPTING_ACTIONS); its replacement draw is a rinshan draw.
 Pao (sekinin barai, daisangen and daisuushii only): the seat whose discard a pon or open kan took
 for the winner's third dragon set or fourth wind set.
 """
@@ -27,14 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, row_before
+from rules.hands import CODE, INTERRUPTING_ACTIONS, EventArrays, row_before
 from rules.scoring.inputs import CHI, CLOSED_KAN, NO_MELD, OPEN_KAN, PON
 
 LIVE_DRAWS = {4: 70, 3: 55}
 """Draws from the wall in a round that reaches its end (replacement draws included), by players."""
-
-CALLS = ("chi", "pon", "daiminkan", "ankan", "kakan")
-"""Actions that interrupt the first go-around and break ippatsu."""
 
 KANS_AND_KITA = [CODE[a] for a in ("daiminkan", "ankan", "kakan", "kita")]
 """Actions followed by a replacement (rinshan) draw."""
@@ -71,7 +69,7 @@ def _rows(events: EventArrays) -> _Rows:
     draws, discards = np.flatnonzero(action == CODE["draw"]), np.flatnonzero(action == CODE["discard"])
     return _Rows(
         n=len(action),
-        calls=np.flatnonzero(np.isin(action, [CODE[a] for a in CALLS])),
+        calls=np.flatnonzero(np.isin(action, [CODE[a] for a in INTERRUPTING_ACTIONS])),
         draws=draws,
         discards=discards,
         no_move=np.flatnonzero(np.isin(action, NOT_PLAY)),

@@ -19,7 +19,7 @@ from pipeline.sources.mjai.labels import limit_name, read_labels
 from pipeline.sources.mjai.replay import Replayed, Result
 from pipeline.sources.mjai.tiles import RED_IDS
 from rules.hands import ACTIONS
-from rules.scoring.points import HONBA_RON, HONBA_TSUMO_EACH, STICK
+from rules.scoring.points import STICK, honba_ron
 from rules.scoring.situation import LIVE_DRAWS
 from rules.scoring.yaku import YAKU_NAMES
 
@@ -140,7 +140,7 @@ class OutcomeBuilder:
         if gain == 0:
             return 0
         honba = self.rnd.honba if bonus else 0
-        per_honba = HONBA_TSUMO_EACH * (self.n - 1) if is_tsumo else HONBA_RON
+        per_honba = honba_ron(self.n)
         return gain - STICK * sticks - per_honba * honba
 
     def _pao(self, deltas: list[int], seat: int, from_seat: int, is_tsumo: bool) -> int | None:

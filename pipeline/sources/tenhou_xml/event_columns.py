@@ -86,3 +86,21 @@ def event_columns(
 def events_per_round(round_idx: np.ndarray, n_rounds: int) -> list[int]:
     """Count the events of each of the first ``n_rounds`` rounds."""
     return np.bincount(round_idx, minlength=n_rounds)[:n_rounds].tolist()
+
+
+def check_tiles_enter_once(events: dict[str, np.ndarray | Coded], hands_start: list, dora_indicator: list) -> None:
+    """Raise ParseError naming the round and tile when a physical tile (136-id) enters a round twice: dealt,
+    drawn or revealed as a dora indicator (the tile_once check, applied before the game is stored).
+
+    A real log never does; a log with a lost INIT (two rounds read as one) or a tile id written twice does,
+    and its hands cannot be followed (a seat would call a fifth meld). ``events`` are the columns of
+    event_columns; ``hands_start`` the rounds' dealt 136-id lists per seat, ``dora_indicator`` the rounds'
+    first indicators."""
+    round_idx, tile = events["round_idx"].astype(np.int64), events["tile"].astype(np.int64)
+    entering = np.isin(events["action"].codes, (CODE["draw"], CODE["dora"])) & (tile >= 0)
+    dealt = [[r * 136 + t for hand in seats for t in hand] for r, seats in enumerate(hands_start)]
+    indicators = [r * 136 + t for r, t in enumerate(dora_indicator) if t is not None and t >= 0]
+    keys = np.sort(np.concatenate([round_idx[entering] * 136 + tile[entering], *map(np.asarray, dealt), indicators]))
+    twice = keys[1:][keys[1:] == keys[:-1]]
+    if len(twice):
+        raise ParseError(f"tile {twice[0] % 136} enters the round twice", round_idx=int(twice[0] // 136), tag="INIT")

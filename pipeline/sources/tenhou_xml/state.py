@@ -20,7 +20,12 @@ from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import final_ranks, set_game_id
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
 from pipeline.sources.tenhou_xml.elements import Elements
-from pipeline.sources.tenhou_xml.event_columns import ACTION_CODE, event_columns, events_per_round
+from pipeline.sources.tenhou_xml.event_columns import (
+    ACTION_CODE,
+    check_tiles_enter_once,
+    event_columns,
+    events_per_round,
+)
 from pipeline.sources.tenhou_xml.melds import decode_meld
 
 WIN_FIELDS = (
@@ -320,6 +325,8 @@ class GameState:
         red = self.rules is not None and self.rules.has_red_fives
         starts = np.asarray(self.round_starts, dtype=np.int64)
         columns = event_columns(elements, self.events, starts, self.n_rounds, red)
+        rounds = self.tables["rounds"]
+        check_tiles_enter_once(columns, rounds["hands_start"], rounds["dora_indicator"])
         columns["game_id"] = Repeated(self.game_id, len(columns["round_idx"]))
         self.tables["events"] = columns
         self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
