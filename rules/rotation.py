@@ -17,11 +17,11 @@ Tenhou's rules (each checked against the real logs in tests/rules/test_rotation.
   (East 4 for tonpuu, South 4 for hanchan; the 3rd kyoku in sanma):
   - when the dealer keeps the seat, only if the dealer is first (ties go to the lower seat) with at
     least the target score, after a dealer win (agari-yame) or a tenpai draw (tenpai-yame, which
-    Tenhou introduced in June 2010: before, the dealer went on); never after an abortive draw;
+    Tenhou introduced in June 2010: before, the dealer went on; rules.tenhou_rules); never after an abortive draw;
     a non-dealer reaching the target during a renchan does not end the game;
   - when the seat passes, if somebody has the target score (30000; sanma 40000), or the round was
-    the last of the one extension wind (South for tonpuu, West for hanchan; there is no North);
-    otherwise the extension (sudden death) goes on.
+    the last of the extension winds (``extension_winds``: today one, South for tonpuu, West for hanchan;
+    a 2009 tonpuu went on into West: rules.tenhou_rules); otherwise the extension (sudden death) goes on.
   Scores are taken after the round with the riichi sticks deposited in it already deducted.
 """
 
@@ -173,12 +173,14 @@ def game_ends(
     keeps: ArrayLike,
     scores_post: ArrayLike,
     has_tenpai_yame: ArrayLike = True,
+    extension_winds: ArrayLike = 1,
 ) -> np.ndarray:
     """Whether the game ends after each round (tobi, agari-yame / tenpai-yame, end of length or extension).
 
     Takes (N,) arrays round_wind, kyoku, dealer, n_players, is_hanchan, outcome, keeps (the dealer keeps
     the seat), ``scores_post`` (N, 4), the scores after the round with deposited riichi sticks deducted,
-    and ``has_tenpai_yame`` ((N,) or one bool; False for Tenhou games before June 2010); returns (N,) bool.
+    ``has_tenpai_yame`` ((N,) or one bool; False for Tenhou games before June 2010) and ``extension_winds``
+    ((N,) or one int: the winds after the last regular one the game may go on into); returns (N,) bool.
     See the module docstring for the rules.
     """
     n = np.asarray(n_players, dtype=np.int64)
@@ -192,7 +194,7 @@ def game_ends(
     dealer_top = dealer_is_first(scores, dealer, n) & (dealer_score >= target)
     is_yame = yame_allowed(outcome, has_tenpai_yame) & dealer_top
     someone_at_target = np.where(present, scores, np.iinfo(np.int64).min).max(axis=1) >= target
-    passes_end = someone_at_target | (position >= last_regular + n)  # the extension is one wind long
+    passes_end = someone_at_target | (position >= last_regular + n * np.asarray(extension_winds, dtype=np.int64))
     ends_in_final = np.where(np.asarray(keeps, dtype=bool), is_yame, passes_end)
     return is_tobi | ((position >= last_regular) & ends_in_final)
 
@@ -212,6 +214,7 @@ def next_round(
     n_riichi_accepted: ArrayLike,
     scores_post: ArrayLike,
     has_tenpai_yame: ArrayLike = True,
+    extension_winds: ArrayLike = 1,
 ) -> NextRound:
     """What follows each round: next round_wind, kyoku, dealer, honba, riichi sticks, renchan and game end.
 
@@ -219,7 +222,7 @@ def next_round(
     is_hanchan, outcome ('win' or a kind of draw), dealer_tenpai (read at exhaustive and nagashi mangan
     draws), n_riichi_accepted (sticks put on the table in the round); per round and seat (N, 4): winners
     (bool; several on a multiple ron) and scores_post (after the round, deposited sticks deducted);
-    has_tenpai_yame (N,) or one bool (False for Tenhou games before June 2010).
+    has_tenpai_yame and extension_winds as in game_ends (rules.tenhou_rules gives both by the game's date).
     Returns a ``NextRound`` of (N,) arrays aligned to the input.
     """
     outcome = check_outcomes(outcome)  # once: the helpers then take the str array as it is
@@ -235,6 +238,7 @@ def next_round(
         keeps=keeps,
         scores_post=scores_post,
         has_tenpai_yame=has_tenpai_yame,
+        extension_winds=extension_winds,
     )
     return NextRound(
         round_wind=wind,

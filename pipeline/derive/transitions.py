@@ -2,33 +2,26 @@
 
 Derived: rules.payments (from the derived tenpai and nagashi of every seat) and rules.rotation
 (from the round's result). Logged: the draw's score changes, and the next stored round of the game.
-Tenpai-yame: Tenhou introduced it in June 2010; for a game without a date, a log that still carries
-its shuffle inside INIT (the 2009 format) is taken as older.
+Rules that changed by date (tenpai-yame, the tonpuu extension) come from rules.tenhou_rules by the game's
+start time; a game without a date in the 2009 format (its shuffle inside INIT) is taken as older.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat, seat_sets
 from rules.hands import CODE
 from rules.payments import draw_payments
 from rules.rotation import next_round
-
-TENPAI_YAME_SINCE = datetime(2010, 6, 1)
-"""Tenhou ended the game on a first-place dealer's tenpai at the last round from June 2010."""
+from rules.tenhou_rules import extension_winds, rules_in_force
 
 
-def _has_tenpai_yame(rounds: pa.Table) -> np.ndarray:
-    """Per round: the game's date is from June 2010 on (or, undated, the log is not in the 2009 format)."""
-    started = rounds["started_at"].combine_chunks()
-    dated = pc.greater_equal(started, pa.scalar(TENPAI_YAME_SINCE, started.type)).fill_null(False)
-    undated = started.is_null().to_numpy(zero_copy_only=False)
-    return np.where(undated, ~has_quirk(rounds, "shuffle_in_init"), dated.to_numpy(zero_copy_only=False))
+def _rules_in_force(rounds: pa.Table) -> dict[str, np.ndarray]:
+    """Per round: Tenhou's rules by the game's date (rules.tenhou_rules.rules_in_force)."""
+    started = rounds["started_at"].combine_chunks().cast(pa.timestamp("s")).to_numpy(zero_copy_only=False)
+    return rules_in_force(started, has_quirk(rounds, "shuffle_in_init"))
 
 
 def transition_columns(inputs: RoundInputs, tenpai: np.ndarray, nagashi: np.ndarray) -> dict:
@@ -44,14 +37,17 @@ def transition_columns(inputs: RoundInputs, tenpai: np.ndarray, nagashi: np.ndar
     dealer = rounds["dealer"].to_numpy().astype(np.int64)
     n_players = rounds["n_players"].to_numpy().astype(np.int64)
     payments = draw_payments(np.where(is_draw, outcome, "exhaustive"), n_players, dealer, tenpai, nagashi)
+    in_force, is_hanchan = _rules_in_force(rounds), rounds["is_hanchan"].to_numpy(zero_copy_only=False)
     accepted = np.bincount(inputs.arrays.round_id[inputs.arrays.action == CODE["riichi_accepted"]], minlength=n)
     nxt = next_round(
         round_wind=rounds["round_wind"].to_numpy(), kyoku=rounds["kyoku"].to_numpy(), dealer=dealer,
         honba=rounds["honba"].to_numpy(), riichi_sticks=rounds["riichi_sticks"].to_numpy(), n_players=n_players,
-        is_hanchan=rounds["is_hanchan"].to_numpy(zero_copy_only=False), outcome=outcome,
+        is_hanchan=is_hanchan, outcome=outcome,
         winners=seat_sets(rounds["winner_seats"], n),
         dealer_tenpai=tenpai[np.arange(n), dealer], n_riichi_accepted=accepted,
-        scores_post=per_seat(rounds["scores_post"], n).astype(np.int64), has_tenpai_yame=_has_tenpai_yame(rounds),
+        scores_post=per_seat(rounds["scores_post"], n).astype(np.int64),
+        has_tenpai_yame=in_force["has_tenpai_yame"].astype(bool),
+        extension_winds=extension_winds(is_hanchan, in_force),
     )  # fmt: skip
     return {
         "game_id": rounds["game_id"].to_numpy(zero_copy_only=False),

@@ -9,6 +9,7 @@ import pytest
 
 from rules.payments import ABORTIVE_KINDS
 from rules.rotation import NextRound, advance_seat, dealer_is_first, next_round
+from rules.tenhou_rules import extension_winds, rules_in_force
 
 EVEN = [25000, 25000, 25000, 25000]
 NO_WIN = {"winners": []}
@@ -149,6 +150,7 @@ final as (
     select
         r.game_id, r.round_idx, r.round_wind, r.kyoku, r.dealer, r.honba, r.riichi_sticks, r.is_last,
         g.source_file, g.started_at, g.n_players, g.is_hanchan, g.is_complete,
+        list_contains(g.log_quirks, 'shuffle_in_init') as is_old_format,
         g.is_server_log and not g.is_custom_rule as is_standard,
         coalesce(d.kind, 'win') as outcome,
         coalesce(d.is_shown[r.dealer + 1], false) as dealer_tenpai,
@@ -187,22 +189,21 @@ LOG_DATES = {
 }  # fmt: skip
 """Dates of the dnovikoff-tenhou logs, from their README (the files carry no log id)."""
 
-TENPAI_YAME_SINCE = pd.Timestamp("2010-06-01")
-"""Tenhou's automatic tenpai-yame of the last dealer in first place began in June 2010 (blog.tenhou.net, 2010-05-18)."""
-
-
 def real_inputs(frame: pd.DataFrame) -> dict[str, object]:
     """next_round's arguments for the rounds of ``frame`` (with the corrections documented above)."""
     file = frame["source_file"].str.split("tenhou-xml/").str[-1]
     readme_date = pd.to_datetime(file.str.split("/").str[-1].map(LOG_DATES).where(file.str.startswith("dnovikoff")))
     played_on = frame["started_at"].fillna(readme_date)
+    in_force = rules_in_force(played_on.to_numpy(dtype="datetime64[s]"), frame["is_old_format"].to_numpy(dtype=bool))
+    is_hanchan = frame["is_hanchan"].to_numpy() | file.isin(PLAYED_AS_HANCHAN).to_numpy()
     columns = ("round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "n_players", "outcome", "dealer_tenpai")
     return {
         **{name: frame[name].to_numpy() for name in (*columns, "n_riichi_accepted")},
-        "is_hanchan": frame["is_hanchan"].to_numpy() | file.isin(PLAYED_AS_HANCHAN).to_numpy(),
+        "is_hanchan": is_hanchan,
         "winners": np.stack([frame[f"win{seat}"].to_numpy() for seat in range(4)], axis=1),
         "scores_post": np.stack([frame[f"score{seat}"].to_numpy() for seat in range(4)], axis=1),
-        "has_tenpai_yame": (played_on.isna() | (played_on >= TENPAI_YAME_SINCE)).to_numpy(),
+        "has_tenpai_yame": in_force["has_tenpai_yame"].astype(bool),
+        "extension_winds": extension_winds(is_hanchan, in_force),
     }
 
 
