@@ -2,8 +2,9 @@
 
 Each query in ``pipeline/sql/audit`` returns one row per compared value (check_name, game_id,
 round_idx, seat, derived, logged, agrees). Agreement figures cover standard-rule games written by
-the server; games from custom-rule lobbies and logs written or edited by other tools are counted
-apart (``other_logs``), since their labels follow other rules or cannot be trusted.
+the server; the other classes of log (custom-rule lobbies, converted, edited, tool-written: the
+``log_class`` macro, pipeline/sql/macros/log_class.sql) are counted apart, each by its class
+(``other_logs``), since their labels follow other rules or cannot be trusted.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import duckdb
 
 from pipeline.db import load_sql, sql_names
 
+SERVER_WRITTEN = "server_written"
+"""The log class every check must agree on (log_class.sql)."""
+
 _CLASSIFY = """
-select a.*,
-       case when not g.is_server_log then 'not_server_written'
-            when g.is_custom_rule then 'custom_rule'
-            else 'standard' end as log_kind
+select a.*, log_class(g.source, g.is_server_log, g.is_custom_rule, g.log_quirks) as log_kind
 from ({query}) as a
 join games as g using (game_id)
 order by a.game_id, a.round_idx, a.seat
@@ -36,6 +37,8 @@ class CheckResult:
     other_agree: int = 0
     other_total: int = 0
     other_disagreements: list[dict[str, Any]] = field(default_factory=list)
+    other_by_class: dict[str, list[int]] = field(default_factory=dict)
+    """Per other log class: [agree, total]."""
 
     def to_json(self) -> dict[str, Any]:
         """The object printed by ``paipu audit --json`` for this check."""
@@ -47,6 +50,7 @@ class CheckResult:
                 "agree": self.other_agree,
                 "total": self.other_total,
                 "disagreements": self.other_disagreements,
+                "by_class": {name: {"agree": a, "total": t} for name, (a, t) in sorted(self.other_by_class.items())},
             },
         }
 
@@ -60,7 +64,8 @@ def run_audit(con: duckdb.DuckDBPyConnection) -> dict[str, CheckResult]:
         columns = rel.columns
         for row in rel.fetchall():
             record = dict(zip(columns, row, strict=True))
-            standard = record.pop("log_kind") == "standard"
+            log_kind = record.pop("log_kind")
+            standard = log_kind == SERVER_WRITTEN
             agrees = bool(record.pop("agrees"))
             record.pop("check_name")
             if standard:
@@ -71,7 +76,10 @@ def run_audit(con: duckdb.DuckDBPyConnection) -> dict[str, CheckResult]:
             else:
                 result.other_agree += agrees
                 result.other_total += 1
+                counts = result.other_by_class.setdefault(log_kind, [0, 0])
+                counts[0] += agrees
+                counts[1] += 1
                 if not agrees:
-                    result.other_disagreements.append(record)
+                    result.other_disagreements.append({**record, "log_class": log_kind})
         results[name] = result
     return results

@@ -190,7 +190,8 @@ def render_checks(console: Console, results: dict[str, list[Violation]]) -> None
 
 
 def render_audit(console: Console, results: dict[str, CheckResult]) -> None:
-    """Print agree/total per audit check, every disagreement, and the other logs apart."""
+    """Print agree/total per audit check over server-written standard-rule logs, every disagreement, and the
+    other log classes apart (log_class.sql)."""
     for name, r in results.items():
         share = f"{r.agree / r.total:.2%}" if r.total else "n/a"
         colour = "green" if not r.disagreements else "red"
@@ -203,8 +204,5 @@ def render_audit(console: Console, results: dict[str, CheckResult]) -> None:
             )
         if len(r.disagreements) > MAX_PROBLEMS_SHOWN:
             console.print(f"  ... and {len(r.disagreements) - MAX_PROBLEMS_SHOWN} more (paipu audit --json)")
-        if r.other_total:
-            console.print(
-                f"  other logs (custom rules, not server-written): {r.other_agree}/{r.other_total} agree",
-                highlight=False,
-            )
+        for log_class, (agree, total) in sorted(r.other_by_class.items()):
+            console.print(f"  other logs, {log_class.replace('_', ' ')}: {agree}/{total} agree", highlight=False)

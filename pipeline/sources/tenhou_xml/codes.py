@@ -69,6 +69,18 @@ class RuleFlags:
     is_custom_rule: bool
 
 
+PRIVATE_ROOM = "private"
+"""The room of a game in a private lobby (L1000-L9999: a lobby number other than 0 in the log id or GO header):
+its GO room bits are its lobby's rules, not a ranked room (e.g. tenhou-python-bot's lobby 7994 games are type 1
+or 9, 'ippan' by the bits)."""
+
+
+def room_of(rule_room: str, lobby: int | None) -> str:
+    """The games.room of a Tenhou game: the GO room bits' name (``rule_room``) in the public lobby (0 or
+    unknown), PRIVATE_ROOM in any other ``lobby``."""
+    return rule_room if not lobby else PRIVATE_ROOM
+
+
 def decode_rule(rule_code: int, has_csrule: bool = False) -> RuleFlags:
     """Decode a GO type: 0x01 vs humans, 0x02 no red fives, 0x04 no kuitan, 0x08 hanchan,
     0x10 sanma, 0x40 fast, 0x20|0x80 room; bits above 0xFF (or a csrule) mark a custom lobby."""

@@ -27,7 +27,8 @@ SOURCE = "tenhou_xml"
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
 _N_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+m="(\d+)"\s*/?$')
 _REACH_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+(?:ten="[\d,]*"\s+)?step="(\d+)"\s*/?$')
-_LOG_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{8})")
+_LOG_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-(\d{4,5})-([0-9a-f]{8})")
+"""A Tenhou log id: start hour, GO type (hex), lobby (decimal), game hash."""
 
 
 def decode_bytes(data: bytes, source_file: str) -> bytes:
@@ -50,6 +51,19 @@ def log_id_from_path(source_file: str) -> str | None:
     '2020052700gm-00a9-0000-75a4695c', or None."""
     match = _LOG_ID.search(unquote(PurePath(source_file).name))
     return match.group(0) if match else None
+
+
+def log_ids_in_header(document: bytes) -> list[str]:
+    """The log ids named in the text before the <mjloggm> root (a comment an archive or tool wrote)."""
+    head = document[: document.find(b"<mjloggm")].decode("utf-8", "replace")
+    return [match.group(0) for match in _LOG_ID.finditer(head)]
+
+
+def rules_of_log_id(log_id: str) -> tuple[int, int]:
+    """(GO type, lobby) that a Tenhou log id writes: its second field in hex, its third in decimal."""
+    match = _LOG_ID.search(log_id)
+    assert match is not None, log_id
+    return int(match.group(2), 16), int(match.group(3))
 
 
 def started_at(log_id: str | None) -> datetime | None:
@@ -107,6 +121,7 @@ class _DocumentReader:
 
     def read(self, document: bytes) -> ParsedGame:
         """Read every element of the document and return the game."""
+        self.named_ids = [i for i in (self.log_id, *log_ids_in_header(document)) if i]
         elements = scan_elements(document)
         if elements.is_cut:
             self.state.quirks.add("cut_mid_element")
@@ -167,6 +182,7 @@ class _DocumentReader:
         state = self.state
         if not self.first_init:
             raise ParseError("no round in the log (no INIT tag)")
+        state.match_log_ids(list(map(rules_of_log_id, self.named_ids)))
         state.end_of_document()
         when = started_at(self.log_id)
         game = ParsedGame(

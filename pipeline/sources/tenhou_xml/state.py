@@ -18,7 +18,7 @@ from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import final_ranks, set_game_id
-from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
+from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule, room_of
 from pipeline.sources.tenhou_xml.elements import Elements
 from pipeline.sources.tenhou_xml.event_columns import (
     ACTION_CODE,
@@ -42,8 +42,16 @@ ROUND_FIELDS = (
 """The rounds columns a closed round's row fills (end_kind and is_last follow from them)."""
 _ROUND_ROW = itemgetter(*ROUND_FIELDS)
 
-NON_SERVER_QUIRKS = frozenset({"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"})
-"""Quirks only seen in logs written by other tools (bots, editors): their labels cannot be trusted."""
+TOOL_WRITTEN_QUIRKS = frozenset({"plain_shuffle_seed", "signed_scores", "empty_owari", "winning_tile_not_in_hand"})
+"""Quirks only seen in logs written by other tools (bots, clients), never by Tenhou: their labels cannot be trusted."""
+
+EDITED_QUIRKS = frozenset({"empty_shuffle_seed", "header_not_log_id"})
+"""Quirks of a server log that a tool changed: the wall seed blanked (Tenhou writes one in every log with a
+SHUFFLE element), or a GO header whose type or lobby is not what the log's own id says (pantheon's west.xml:
+GO type 1, lobby 0, in a file that names its log 2017030413gm-0009-3821-485c5dae and was played as a hanchan)."""
+
+NON_SERVER_QUIRKS = TOOL_WRITTEN_QUIRKS | EDITED_QUIRKS
+"""Quirks that make a log not as the server wrote it (games.is_server_log false)."""
 
 _FROM_OTHERS = frozenset({"chi", "pon", "daiminkan", "kakan"})
 _HAND_KEYS = ("hai0", "hai1", "hai2", "hai3")
@@ -157,6 +165,17 @@ class GameState:
         """Decode the GO tag."""
         self.rules = decode_rule(bounded([rule_code], INT32, "type", "GO")[0], has_csrule)
         self.lobby = bounded([int(lobby)], INT32, "lobby", "GO")[0] if lobby else None
+
+    def match_log_ids(self, named: list[tuple[int, int]]) -> None:
+        """Compare the GO header with the (type, lobby) of every log id the file names (its name, a comment):
+        a difference marks the header edited ('header_not_log_id'). A header without a lobby (the 2009 format)
+        takes the log id's."""
+        assert self.rules is not None  # an INIT before GO is a ParseError
+        for rule_code, lobby in named:
+            if rule_code != self.rules.rule_code or (self.lobby is not None and lobby != self.lobby):
+                self.quirks.add("header_not_log_id")
+        if self.lobby is None and named:
+            self.lobby = named[0][1]
 
     def players_or_reconnect(self, attrs: dict[str, str], index: int) -> None:
         """First UN: the players; a later UN naming single seats: their reconnection."""
@@ -289,8 +308,8 @@ class GameState:
             ("game_id", self.game_id), ("source", source), ("fingerprint", fingerprint),
             ("source_file", source_file), ("started_at", when), ("year", when.year if when else None),
             ("rule_code", rules.rule_code), ("lobby", self.lobby), ("n_players", rules.n_players),
-            ("room", rules.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
-            ("has_kuitan", rules.has_kuitan), ("is_fast", rules.is_fast), ("is_vs_humans", rules.is_vs_humans),
+            ("room", room_of(rules.room, self.lobby)), ("is_hanchan", rules.is_hanchan),
+            ("has_red_fives", rules.has_red_fives), ("has_kuitan", rules.has_kuitan), ("is_fast", rules.is_fast), ("is_vs_humans", rules.is_vs_humans),
             ("is_custom_rule", rules.is_custom_rule), ("n_rounds", self.n_rounds),
             ("n_events", len(self.tables["events"]["round_idx"])),
             ("log_quirks", sorted(self.quirks)), ("is_server_log", not self.quirks & NON_SERVER_QUIRKS),
