@@ -37,7 +37,7 @@ from pipeline.ingest import STATUSES, FileResult, IngestReport, ingest, read_fil
 from pipeline.schema import DERIVED_TABLES, TABLES
 from pipeline.store.warehouse import Warehouse
 
-pytestmark = pytest.mark.slow  # a few thousand files read, ingested and derived: ~40 s on two cores
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # a few thousand files read, ingested and derived: ~40 s on two cores
 
 SEED = 20250611
 """Seed of the one random generator every mutant is drawn from."""

@@ -12,6 +12,8 @@ import jupytext
 import pytest
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.e2e  # every notebook executed
+
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.py"))
 SHOWING_CHARTS = {"02_draws.py", "04_fu_and_scoring.py"}

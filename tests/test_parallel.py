@@ -11,6 +11,8 @@ from warehouse_contents import contents, differences
 from pipeline.ingest import IngestReport, ingest
 from pipeline.store.warehouse import Warehouse
 
+pytestmark = pytest.mark.e2e  # worker processes and a Dask cluster
+
 BATCH = 12
 """Files per batch: small, so that copies of one game fall into different batches and workers."""
 

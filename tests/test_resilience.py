@@ -16,6 +16,8 @@ from warehouse_contents import contents, differences
 from pipeline.ingest import ingest
 from pipeline.store.warehouse import Warehouse
 
+pytestmark = pytest.mark.e2e  # real runs killed at many points
+
 BATCH = 6
 REPO = Path(__file__).resolve().parents[1]
 
