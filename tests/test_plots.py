@@ -84,7 +84,7 @@ def test_draw_rate_bars_and_whiskers_are_the_marts_numbers(tenhou_db: duckdb.Duc
     figure = figures(tenhou_db, "room")["draw_rates_by_room"]
     ax = figure.axes[0]
     rooms = [label.get_text().split("\n")[0] for label in ax.get_xticklabels()]
-    assert rooms == ["ippan", "joukyuu", "tokujou", "houou"]  # low to high
+    assert rooms == ["ippan", "joukyuu", "tokujou", "houou", "private"]  # low to high, then the private lobbies
     heights = [bar.get_height() for bar in ax.patches]
     expected = [
         100 * stats[(name, room)].value for name in ("exhaustive_draw_rate", "abortive_draw_rate") for room in rooms

@@ -72,17 +72,26 @@ def pass_has_yaku(inputs: RoundInputs, states: HandStates, passes: Passes) -> np
     """Per pass: would the win it let go have had a yaku (dora aside), 1/0 (rules.scoring.has_yaku).
 
     The hand is the passer's closed tiles just before the tile came plus that tile, with the melds it
-    had called; a passed tsumo (the seat's own draw) is scored as a tsumo, the rest as rons."""
+    had called; a passed tsumo (the seat's own draw, let go by its tsumogiri) is scored as a tsumo at that draw,
+    the rest as rons."""
     ev, rounds = inputs.arrays, inputs.rounds
     rows, seats = passes.event_row, passes.seat
     before = state_before(states, ev, rows, seats)
     rid = ev.round_id[rows]
     is_tsumo = passes.from_seat == seats
+    # a declined tsumo is passed at its tsumogiri discard: the state before that is the draw's, which holds the
+    # drawn tile already; the hand is the one before the draw, and the win would have been at the draw
+    state_row = np.where(before >= 0, states.event_row[np.maximum(before, 0)], -1)
+    is_draw = (state_row >= 0) & (ev.action[np.maximum(state_row, 0)] == CODE["draw"])
+    at_draw = is_draw & (ev.tile[np.maximum(state_row, 0)] == passes.tile)
+    counts = states.counts[before].copy()
+    counts[np.flatnonzero(at_draw), passes.tile[at_draw] // 4] -= 1
+    win_rows = np.where(at_draw, state_row, rows)
     # the melds and situations look within each pass's round only: read from the rounds with passes (few)
     with_passes = np.unique(rid)
     own_events, own_rows = events_of_rounds(ev, with_passes)
-    local_rows, local_rid = np.searchsorted(own_rows, rows), np.searchsorted(with_passes, rid)
-    hands = ron_hands(states.counts[before], passes.tile // 4, *melds_before(own_events, local_rows, seats))
+    local_rows, local_rid = np.searchsorted(own_rows, win_rows), np.searchsorted(with_passes, rid)
+    hands = ron_hands(counts, passes.tile // 4, *melds_before(own_events, local_rows, seats))
     hands = replace(hands, is_tsumo=is_tsumo)
     dealer = rounds["dealer"].to_numpy().astype(np.int64)[rid]
     n_players = rounds["n_players"].to_numpy().astype(np.int64)[rid]

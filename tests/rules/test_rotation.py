@@ -229,13 +229,13 @@ def test_stored_round_order_is_consistent(rounds: pd.DataFrame) -> None:
 
 def test_every_next_round_of_standard_server_logs_is_as_derived(rounds: pd.DataFrame) -> None:
     standard = rounds[rounds["is_standard"] & rounds["has_next"]]
-    assert len(standard) == 1062
+    assert len(standard) == 1010  # the edited logs (log_class.sql) apart
     assert standard.loc[~standard["next_agrees"], ["file", "round_idx"]].empty
 
 
 def test_every_game_end_of_standard_server_logs_is_as_derived(rounds: pd.DataFrame) -> None:
     standard = rounds[rounds["is_standard"] & rounds["end_known"]]
-    assert len(standard) == 1180
+    assert len(standard) == 1123
     assert standard.loc[~standard["end_agrees"], ["file", "round_idx"]].empty
 
 
@@ -261,8 +261,8 @@ def test_the_real_logs_cover_every_rule(rounds: pd.DataFrame) -> None:
     standard = rounds[rounds["is_standard"] & rounds["has_next"]]
     n_winners = standard[[f"win{seat}" for seat in range(4)]].sum(axis=1)
     dealer_won = np.choose(standard["dealer"], [standard[f"win{seat}"] for seat in range(4)])
-    assert ((n_winners > 1) & dealer_won).sum() >= 5  # multiple ron with the dealer
-    assert ((n_winners > 1) & ~dealer_won).sum() >= 2
+    assert ((n_winners > 1) & dealer_won).sum() >= 4  # multiple ron with the dealer
+    assert ((n_winners > 1) & ~dealer_won).sum() >= 1
     assert set(standard["outcome"]) == {"win", "exhaustive", "nagashi_mangan", *ABORTIVE_KINDS}
     draws = standard[standard["outcome"] != "win"]
     assert (draws["dealer_tenpai"] & (draws["outcome"] == "exhaustive")).sum() >= 50
