@@ -23,6 +23,11 @@ from pipeline.sources.tenhou_json.codes import parse_call, parse_score, parse_ya
 JSON_LOGS = "tenhou-json"
 MJLOG2JSON = "tenhou-json/mjlog2json/data"
 REVIEWER = "tenhou-json/mjai-reviewer/convlog/tests/testdata"
+SANMA = "corpus/tenhou-json/mjai-reviewer3p/convlog/tests/testdata"
+"""Three-player tenhou.net/6 files: a whole Tenhou sanma Houou game and Mahjong Soul sanma rounds converted."""
+MAJSOUL_RULES = ["majsoul_rules", "rule:assumed_ranked", "rule:double_yakuman", "rule:ron_on_kita",
+                 "rule:sanma_ron_honba_200", "rule:triple_ron_wins", "third_party_json"]  # fmt: skip
+"""log_quirks of a converted Mahjong Soul sanma game: Mahjong Soul's ranked rules are assumed."""
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -32,6 +37,10 @@ def json_logs(shared_folder) -> Path:  # noqa: ANN001 - conftest's function fixt
     return shared_folder(JSON_LOGS, "tenhou.net/6 logs").parent
 
 
+@pytest.fixture(scope="module")
+def sanma_logs(shared_folder) -> Path:  # noqa: ANN001 - conftest's function fixture
+    """../shared/logs, when it holds the three-player tenhou.net/6 files of the corpus."""
+    return shared_folder(SANMA, "three-player tenhou.net/6 logs").parents[len(Path(SANMA).parts) - 1]
 
 
 def read_one(shared_logs: Path, relative: str) -> ParsedGame:
@@ -96,7 +105,9 @@ def test_converted_majsoul_game_is_marked_third_party(json_logs: Path) -> None:
     (row,) = rows(game, "games")
     assert row["game_id"].startswith("fp-")  # the ref is an all-zero placeholder
     assert row["room"] == "jade" and row["has_red_fives"] and row["is_custom_rule"]
-    assert row["log_quirks"] == ["third_party_json"] and not row["is_server_log"]
+    assert row["log_quirks"] == ["majsoul_rules", "rule:assumed_ranked", "rule:double_yakuman",
+                                 "rule:triple_ron_wins", "third_party_json"]  # fmt: skip
+    assert not row["is_server_log"]
     assert [p["dan"] for p in rows(game, "players")] == [None] * 4
 
 
@@ -212,6 +223,135 @@ def test_sanma_kita_and_three_seats() -> None:
     assert (win["seat"], win["is_tsumo"], win["points"], win["n_kita"], win["melds"]) == (0, True, 2000, 1, [])
 
 
+# --- three-player files ------------------------------------------------------------------------------
+def kita_events(game: ParsedGame) -> list[tuple[int, int]]:
+    return [(e["round_idx"], e["seat"]) for e in rows(game, "events") if e["action"] == "kita"]
+
+
+def win_labels(game: ParsedGame) -> list[tuple]:
+    return [(w["round_idx"], w["seat"], w["from_seat"], w["fu"], w["han"], w["points"], w["limit_name"],
+             w["yaku_names"], w["yaku_han"], w["n_kita"], w["score_deltas"]) for w in rows(game, "wins")]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "n_rounds", "n_kita", "quirks"),
+    [("double_nukidora", 12, 30, []), ("chankan", 3, 6, MAJSOUL_RULES), ("kokushi_ankan", 1, 2, MAJSOUL_RULES),
+     ("kokushi_peinuki", 4, 13, MAJSOUL_RULES)],
+)  # fmt: skip
+def test_every_sanma_file_reads_with_three_seats_and_its_kita(
+    sanma_logs: Path, name: str, n_rounds: int, n_kita: int, quirks: list[str]
+) -> None:
+    game = read_one(sanma_logs, f"{SANMA}/{name}.json")
+    (row,) = rows(game, "games")
+    assert (row["n_players"], row["n_rounds"], row["log_quirks"]) == (3, n_rounds, quirks)
+    assert len(rows(game, "players")) == 3
+    assert all(hands[3] == [] and len(hands[0]) == 13 for hands in game.tables["rounds"]["hands_start"])
+    assert all(scores[3] == 0 for scores in game.tables["rounds"]["scores_pre"])
+    assert len(kita_events(game)) == n_kita
+    events = rows(game, "events")
+    for i, kita in enumerate(events):
+        if kita["action"] != "kita":
+            continue
+        assert kita["tile34"] == 30 and kita["meld_tiles"] == [kita["tile"]] and kita["from_seat"] is None
+        after = events[i + 1] if i + 1 < len(events) else None
+        if after is not None and after["round_idx"] == kita["round_idx"]:  # the replacement draw
+            assert (after["action"], after["seat"], after["is_rinshan"]) == ("draw", kita["seat"], True)
+    for table in TABLES:
+        assert to_arrow(table, concat_buffers([game], table)).num_rows == len(values(game.tables[table]["game_id"]))
+
+
+def test_tenhou_sanma_game_calls_count_positions_round_four_seats(sanma_logs: Path) -> None:
+    # round 0: seat 0 takes '42p4242' (position 2: seat 2, its previous player) and '4545p45' (position 4:
+    # seat 1); seat 2 takes 'p414141' (position 0: seat 1)
+    game = read_one(sanma_logs, f"{SANMA}/double_nukidora.json")
+    (row,) = rows(game, "games")
+    assert (row["game_id"], row["rule_code"], row["room"], row["is_server_log"]) == (
+        "2021010217gm-00b9-0000-3eb2e915", 185, "houou", True,
+    )  # fmt: skip
+    pons = [(e["seat"], e["from_seat"], e["tile34"]) for e in events_of(game, 0) if e["action"] == "pon"]
+    assert pons == [(2, 1, 27), (0, 2, 28), (0, 1, 31)]
+    assert sorted(kita_events(game)[:5]) == [(0, 0), (1, 0), (1, 0), (1, 1), (1, 2)]  # 'f44' in the discard lists
+
+
+def test_tenhou_sanma_wins_keep_their_labels_with_kita_among_the_dora(sanma_logs: Path) -> None:
+    game = read_one(sanma_logs, f"{SANMA}/double_nukidora.json")
+    labels = win_labels(game)
+    assert [label[:3] for label in labels] == [(0, 0, 2), (2, 2, 2), (3, 1, 0), (4, 2, 1), (5, 1, 2), (6, 1, 2),
+                                               (9, 2, 2), (11, 0, 0)]  # fmt: skip
+    # '満貫12000点': a dealer ron, fu not written; 'ドラ(1飜)' is the kita
+    assert labels[0][3:] == (None, 5, 12000, "mangan", ["chun", "haku", "honitsu", "dora"], [1, 1, 2, 1], 1,
+                             [12000, 0, -12000, 0])  # fmt: skip
+    # '30符2飜500-1000点' in sanma: 500 + 1000 (tsumo loss), two honba of 100 from each of two players
+    assert labels[1][3:] == (30, 2, 1500, "", ["menzen_tsumo", "dora"], [1, 1], 1, [-1200, -700, 2900, 0])
+    # '自風 南(1飜)', 'ドラ(2飜)': two kita; a honba is 100 from each other player (a ron pays 200)
+    assert labels[3][3:] == (30, 3, 3900, "", ["seat_wind_south", "dora"], [1, 2], 2, [0, -4100, 4100, 0])
+    assert labels[4][7:9] == (["riichi", "dora", "ura_dora"], [1, 4, 0])  # the 0-han ura dora restored
+    (draws, shown) = zip(*[(d["kind"], d["is_shown"][:3]) for d in rows(game, "draws")], strict=True)
+    assert draws == ("exhaustive", "exhaustive", "exhaustive", "kyuushu_kyuuhai")
+    assert shown[0] == [True, True, False]  # '流局' [1000, 1000, -2000]: two tenpai seats
+    assert rows(game, "players")[1]["final_score"] == 47200 and game.tables["rounds"]["is_last"][-1]
+
+
+def test_majsoul_sanma_wins_name_wind_yaku_without_their_wind(sanma_logs: Path) -> None:
+    game = read_one(sanma_logs, f"{SANMA}/kokushi_peinuki.json")
+    labels = win_labels(game)
+    # '混一色', '役牌:場風牌', '役牌:自風牌': the dealer (seat 1) of East 2 has East as both winds
+    assert labels[1][:9] == (1, 1, 0, 30, 4, 11600, "", ["honitsu", "round_wind_east", "seat_wind_east"],
+                             [2, 1, 1])  # fmt: skip
+    # East 2, 1 honba: seat 2 sits after the dealer (seat 1): South; '抜きドラ(2飜)' joins the dora
+    assert labels[2][:10] == (2, 2, 0, 30, 3, 3900, "", ["seat_wind_south", "dora"], [1, 2], 2)
+    # '30符4飜2000-3900点': 'ドラ(1飜)' and '抜きドラ(1飜)' are one dora entry of 2 han
+    assert labels[0][7:10] == (["menzen_tsumo", "dora", "aka_dora"], [1, 2, 1], 1)
+
+
+def test_kokushi_robs_a_kita(sanma_logs: Path) -> None:
+    # East 3: seat 0 (in riichi) sets its third North aside: seat 2 wins on it with kokushi
+    game = read_one(sanma_logs, f"{SANMA}/kokushi_peinuki.json")
+    last = events_of(game, 3)[-1]
+    assert (last["action"], last["seat"], last["tile34"]) == ("kita", 0, 30)
+    win = [w for w in rows(game, "wins") if w["round_idx"] == 3][0]
+    assert (win["seat"], win["from_seat"], win["is_tsumo"], win["tile"]) == (2, 0, False, last["tile"])
+    assert (win["yaku_names"], win["yaku_han"], win["is_yakuman"], win["points"]) == (["kokushi_musou"], [13], True,
+                                                                                      48000)  # fmt: skip
+    assert win["tile"] in win["hand"] and len(win["hand"]) == 14
+
+
+def test_kokushi_robs_a_closed_kan_whose_indicator_is_not_turned(sanma_logs: Path) -> None:
+    game = read_one(sanma_logs, f"{SANMA}/kokushi_ankan.json")
+    events = events_of(game, 0)
+    # seat 1 sets a North aside, draws its replacement tile (a fourth hatsu) and kans hatsu closed
+    assert [(e["action"], e["seat"], e["tile34"]) for e in events[-3:]] == [("kita", 1, 30), ("draw", 1, 32),
+                                                                              ("ankan", 1, 32)]  # fmt: skip
+    assert not [e for e in events if e["action"] == "dora"]  # the JSON lists one indicator: no kan dora
+    (win,) = rows(game, "wins")
+    assert (win["seat"], win["from_seat"], win["tile"], win["yaku_names"]) == (0, 1, events[-1]["tile"],
+                                                                             ["kokushi_musou"])  # fmt: skip
+    assert (win["n_kita"], win["score_deltas"]) == (1, [48000, -48000, 0, 0])
+    assert "dora_count_mismatch" not in rows(game, "games")[0]["log_quirks"]
+
+
+def test_majsoul_sanma_chankan_and_kita(sanma_logs: Path) -> None:
+    game = read_one(sanma_logs, f"{SANMA}/chankan.json")
+    labels = win_labels(game)
+    # '倍満4000-8000点', 'ドラ(3飜)' + '抜きドラ(1飜)' = one dora entry of 4
+    assert labels[0][3:10] == (None, 8, 12000, "baiman", ["menzen_tsumo", "riichi", "dora", "aka_dora", "ura_dora"],
+                               [1, 1, 4, 1, 1], 1)  # fmt: skip
+    # East 2: seat 1 adds a red 5p to its pon ('k52252525'); seat 2 robs it
+    events = events_of(game, 1)
+    assert (events[-1]["action"], events[-1]["seat"], events[-1]["is_red"]) == ("kakan", 1, True)
+    assert labels[1][:8] == (1, 2, 1, 40, 3, 5200, "", ["chankan", "dora", "aka_dora"])
+    assert kita_events(game) == [(0, 2), (1, 1), (1, 0), (1, 0), (2, 1), (2, 1)]  # East 2: the dealer (seat 1) first
+
+
+def test_every_yaku_name_of_every_real_json_file_is_known(json_logs: Path) -> None:
+    files = sorted(json_logs.rglob("*.json"))
+    n_wins = 0
+    for path in files:
+        if looks_like(path.read_bytes()):
+            n_wins += sum(len(values(g.tables["wins"]["game_id"])) for g in parse(path.read_bytes(), str(path)))
+    assert n_wins >= 300
+
+
 # --- the format's pieces ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("text", "kind", "tile", "from_rel"),
@@ -246,6 +386,68 @@ def test_yaku_entries_in_japanese_and_english() -> None:
     assert parse_yaku("Ura Dora(0飜)") == (53, 0, False)
     with pytest.raises(UnknownCodeError, match="謎"):
         parse_yaku("謎(1飜)")
+
+
+@pytest.mark.parametrize(
+    ("entry", "yaku_id"),
+    [
+        # Mahjong Soul's Japanese fan names, as tensoul-style converters write them
+        ("役牌 白(1飜)", 18), ("役牌 發(1飜)", 19), ("役牌 中(1飜)", 20), ("役牌:中(1飜)", 20),
+        ("ダブル立直(2飜)", 21), ("断幺九(1飜)", 8), ("断么九(1飜)", 8), ("混全帯么九(2飜)", 23),
+        ("純全帯幺九(3飜)", 33), ("槍槓(1飜)", 3), ("搶槓(1飜)", 3), ("海底摸月(1飜)", 5), ("海底自摸(1飜)", 5),
+        ("対々和(2飜)", 28), ("一発(1飜)", 2), ("抜きドラ(2飜)", 52), ("天和(役満)", 37), ("地和(役満)", 38),
+        ("四暗刻単騎(役満)", 41), ("純正九蓮宝燈(役満)", 46), ("国士無双十三面待ち(役満)", 48), ("大四喜(役満)", 49),
+        ("四暗刻単騎待ち(ダブル役満)", 41), ("国士無双１３面(役満)", 48),
+        # their English names
+        ("Fully Concealed Hand(1飜)", 0), ("Robbing a Kan(1飜)", 3), ("After a Kan(1飜)", 4),
+        ("Under the River(1飜)", 6), ("White Dragon(1飜)", 18), ("All Simples(1飜)", 8), ("Pinfu(1飜)", 7),
+        ("Ippatsu(1飜)", 2), ("Red Five(1飜)", 54), ("Kita(1飜)", 52), ("Blessing of Heaven(役満)", 37),
+        ("Big Three Dragons(役満)", 39), ("Four Concealed Triplets(役満)", 40),
+        ("Single-wait Four Concealed Triplets(役満)", 41), ("All Honors(役満)", 42), ("All Green(役満)", 43),
+        ("All Terminals(役満)", 44), ("Nine Gates(役満)", 45), ("True Nine Gates(役満)", 46),
+        ("Thirteen Orphans(役満)", 47), ("Thirteen-wait Thirteen Orphans(役満)", 48), ("Four Big Winds(役満)", 49),
+        ("Four Little Winds(役満)", 50), ("Four Quads(役満)", 51),
+        # Tenhou's winds with their wind, and NAGA-style ones
+        ("場風 南(1飜)", 15), ("自風 西(1飜)", 12), ("自風北(1飜)", 13),
+    ],
+)  # fmt: skip
+def test_converter_yaku_names(entry: str, yaku_id: int) -> None:
+    assert parse_yaku(entry)[0] == yaku_id
+
+
+def test_wind_yaku_without_their_wind_take_the_winners_winds() -> None:
+    assert parse_yaku("役牌:自風牌(1飜)", seat_wind=2, round_wind=1) == (12, 1, False)
+    assert parse_yaku("役牌:場風牌(1飜)", seat_wind=2, round_wind=1) == (15, 1, False)
+    assert parse_yaku("Seat Wind(1飜)", seat_wind=3, round_wind=0) == (13, 1, False)
+    assert parse_yaku("Prevalent Wind(2飜)", seat_wind=0, round_wind=0) == (14, 2, False)
+    with pytest.raises(ParseError, match="役牌:自風牌"):
+        parse_yaku("役牌:自風牌(1飜)")
+    with pytest.raises(UnknownCodeError, match="八連荘"):  # Mahjong Soul's local yakuman: no Tenhou id
+        parse_yaku("八連荘(役満)")
+
+
+@pytest.mark.parametrize(("disp", "han"), [("三鳳南喰赤", 13), ("三玉の間赤", 26)])
+def test_a_double_yakuman_written_as_one_counts_twice_under_majsoul_rules(disp: str, han: int) -> None:
+    doc = sanma_document()
+    doc["rule"]["disp"] = disp
+    doc["log"][0][-1][2][3:] = ["役満16000点∀", "純正九蓮宝燈(役満)"]
+    (game,) = parse(encode(doc), "double.json")
+    (win,) = rows(game, "wins")
+    assert (win["yaku_names"], win["yaku_han"], win["limit_name"]) == (["junsei_chuuren_poutou"], [han], "yakuman")
+    assert ("rule:double_yakuman" in rows(game, "games")[0]["log_quirks"]) == (han == 26)
+
+
+@pytest.mark.parametrize(
+    ("text", "is_tsumo", "n_players", "expected"),
+    [
+        ("切り上げ満貫8000点", False, 4, (0, 0, "mangan", 8000)),
+        ("30符4飜満貫7700点", False, 4, (30, 4, "mangan", 7700)),
+        ("Mangan 2000-4000点", True, 4, (0, 0, "mangan", 8000)), ("30Fu2Han1000点", False, 4, (30, 2, "", 1000)),
+        ("Counted Yakuman 48000点", False, 3, (0, 0, "yakuman", 48000)),
+    ],
+)  # fmt: skip
+def test_converter_score_strings(text: str, is_tsumo: bool, n_players: int, expected: tuple) -> None:
+    assert tuple(parse_score(text, is_tsumo, n_players)) == expected
 
 
 def test_json_lines_of_one_game_read_as_the_whole_document(json_logs: Path) -> None:
@@ -289,6 +491,9 @@ def test_lists_that_cannot_be_interleaved_name_the_file_game_and_round() -> None
         (lambda k: k.__setitem__(4, k[4][:12]), ParseError, "dealt 12 tiles"),
         (lambda k: k[-1][2].__setitem__(3, "nonsense"), UnknownCodeError, "score string"),
         (lambda k: k.__setitem__(0, [0]), ParseError, "header"),
+        (lambda k: k[8].__setitem__(0, "c272829"), ParseError, "chi .* three-player"),
+        (lambda k: k[6].__setitem__(0, "f43"), ParseError, "kita sets aside a North"),
+        (lambda k: k[-1][2].__setitem__(5, "八連荘(役満)"), UnknownCodeError, "八連荘"),
     ],
 )  # fmt: skip
 def test_malformed_kyoku_raises_a_named_error(edit, error: type, match: str) -> None:

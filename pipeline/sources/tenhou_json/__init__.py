@@ -22,7 +22,11 @@ games
     label that contradicts them (quirk ``red_fives_contradict_rule``).
     ``log_quirks``/``is_server_log``: ``third_party_json`` (no Tenhou log id: converted or hand-made),
     ``win_without_score``, ``draw_tenpai_unrecorded``, ``dora_count_mismatch``,
-    ``red_fives_contradict_rule`` all make ``is_server_log`` false.
+    ``red_fives_contradict_rule`` all make ``is_server_log`` false. A document whose rule label names a
+    Mahjong Soul room (a tensoul-style conversion) also gets Mahjong Soul's rule quirks (``majsoul_rules``,
+    ``rule:double_yakuman``, ``rule:triple_ron_wins``, at three players ``rule:sanma_ron_honba_200`` and
+    ``rule:ron_on_kita``; ``rule:assumed_ranked``: the ranked rules are assumed), as the Mahjong Soul reader
+    records them (pipeline.sources.majsoul.ruleset).
 players
     ``dan``: Tenhou dan names map to Tenhou's index; other ranks (Mahjong Soul '雀豪★2') are null.
     ``n_disconnects``/``n_reconnects``: from ``connection`` (Tenhou writes it; converters do not): 0 without.
@@ -36,10 +40,19 @@ events
     daiminkan/kakan: after the replacement draw, when the caller discards). ``disconnect``/``reconnect``:
     placed by the ``connection`` entry's step (the number of the round's events before it).
     ``source_index``: synthetic, the position in the rebuilt stream of the game (rounds, events and
-    results numbered in game order); it points at no element of the file.
+    results numbered in game order); it points at no element of the file. Three players: a kita ('f44'
+    in the discard list) is a 'kita' event (its North as ``meld_tiles``) followed by the replacement draw;
+    a call string's position counts round the four seats as at four players (seat 0's 'opposite' is seat 2);
+    the empty fourth seat has no hand; a chi is a ParseError. A closed kan robbed by a ron (kokushi) turns
+    its indicator only when the JSON lists one.
 wins
     ``fu``: not written for limit hands ('満貫8000点'): null. ``yaku``/``yaku_han``: Tenhou's JSON drops
-    0-han entries; the XML's 0-han ura dora of every riichi win is restored. ``hand``: sorted ids.
+    0-han entries; the XML's 0-han ura dora of every riichi win is restored. Converters' names are read
+    too (codes.py: Mahjong Soul's Japanese and English fan names); kita ('抜きドラ', listed apart) join the
+    dora entry as the XML counts them; a wind yaku written without its wind ('役牌:自風牌', '役牌:場風牌')
+    takes the winner's seat wind (East, South, West in turn order at three players) or the round wind;
+    under ``rule:double_yakuman`` a double yakuman written '(役満)' counts 26. ``n_kita``: the kita of the
+    winner. ``hand``: sorted ids.
     A win without a score string (some tools) has no fu (null), han and points 0 (quirk ``win_without_score``).
     ``source_index``: synthetic.
 draws

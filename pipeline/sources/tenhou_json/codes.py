@@ -23,6 +23,9 @@ KAN_PLACEHOLDER = 0
 RED_CODES = {51: 4, 52: 13, 53: 22}
 """Red five code -> its 34-kind (5m, 5p, 5s)."""
 
+NORTH = 44
+"""Tile code of the North wind: the only tile a (sanma) kita sets aside."""
+
 
 def kind_of(code: int) -> int:
     """Return the 34-kind of a tile code (11-47, 51-53); raises ParseError for anything else."""
@@ -86,6 +89,8 @@ def parse_call(text: str) -> Call:
     tiles += tuple(int(after[i : i + 2]) for i in range(0, len(after), 2))
     if len(tiles) != _N_TILES[kind]:
         raise ParseError(f"call string {text!r} has {len(tiles)} tiles, a {kind} has {_N_TILES[kind]}")
+    if kind == "kita" and tile != NORTH:
+        raise ParseError(f"call string {text!r}: a kita sets aside a North (44)")
     for code in tiles:
         if not (kind == "riichi" and code == TSUMOGIRI):
             kind_of(code)
@@ -108,17 +113,36 @@ YAKU_JA: tuple[str, ...] = (
 """Tenhou's Japanese yaku names (spaces removed, NFKC digits) by Tenhou yaku id 0-54."""
 
 _YAKU_SYNONYMS: dict[str, int] = {
-    "役牌発": 19, "ダブル立直": 21, "ダブルリーチ": 21, "対対和": 28, "国士無双十三面": 48, "四暗刻単騎待ち": 41,
-    "抜きドラ": 52, "北ドラ": 52,
+    "役牌発": 19, "ダブル立直": 21, "ダブルリーチ": 21, "対対和": 28, "国士無双十三面": 48, "国士無双十三面待ち": 48,
+    "国士無双13面待ち": 48, "四暗刻単騎待ち": 41, "搶槓": 3, "海底自摸": 5, "断么九": 8, "混全帯么九": 23,
+    "純全帯么九": 33, "抜きドラ": 52, "北ドラ": 52, "北抜き": 52,
     "tsumo": 0, "menzentsumo": 0, "fullyconcealedhand": 0, "selfdraw": 0, "robbingakan": 3,
     "afterakan": 4, "rinshan": 4, "underthesea": 5, "haitei": 5, "undertheriver": 6, "houtei": 6,
     "allsimples": 8, "puredoublesequence": 9, "doubleriichi": 21, "sevenpairs": 22, "halfoutsidehand": 23,
     "purestraight": 24, "mixedtriplesequence": 25, "tripletriplets": 26, "threequads": 27,
     "alltriplets": 28, "threeconcealedtriplets": 29, "littlethreedragons": 30, "allterminalsandhonors": 31,
     "twicepuredoublesequence": 32, "fullyoutsidehand": 33, "halfflush": 34, "fullflush": 35,
+    "blessingofman": 36, "blessingofheaven": 37, "blessingofearth": 38, "bigthreedragons": 39,
+    "fourconcealedtriplets": 40, "singlewaitfourconcealedtriplets": 41, "allhonors": 42, "allgreen": 43,
+    "allterminals": 44, "ninegates": 45, "trueninegates": 46, "thirteenorphans": 47,
+    "thirteenwaitthirteenorphans": 48, "fourbigwinds": 49, "fourlittlewinds": 50, "fourquads": 51,
     "whitedragon": 18, "greendragon": 19, "reddragon": 20, "reddora": 54, "redfive": 54, "redfives": 54,
-    "akadora": 54, "uradora": 53, "dora": 52,
+    "akadora": 54, "uradora": 53, "dora": 52, "kita": 52, "kitadora": 52, "nukidora": 52, "northdora": 52,
 }  # fmt: skip
+"""Other spellings of Tenhou's yaku: Mahjong Soul's Japanese and English fan names (as tensoul-style
+converters write them, 幺 or 么, double yakuman included), paipu's names, common English names. Kita
+(nuki dora) is listed under dora, as Tenhou's XML counts it."""
+
+SEAT_WIND_YAKU, ROUND_WIND_YAKU = 10, 14
+"""Tenhou yaku ids of the East seat wind and the East round wind; + the wind (0 E .. 3 N) for the others."""
+
+_WIND_YAKU: dict[str, int] = {
+    "役牌:自風牌": SEAT_WIND_YAKU, "役牌:門風牌": SEAT_WIND_YAKU, "自風牌": SEAT_WIND_YAKU, "門風牌": SEAT_WIND_YAKU,
+    "seatwind": SEAT_WIND_YAKU, "役牌:場風牌": ROUND_WIND_YAKU, "場風牌": ROUND_WIND_YAKU,
+    "prevalentwind": ROUND_WIND_YAKU, "roundwind": ROUND_WIND_YAKU,
+}  # fmt: skip
+"""Wind yaku named without their wind (Mahjong Soul's 役牌:自風牌 / 役牌:場風牌): the winner's seat wind or
+the round wind says which Tenhou id it is."""
 
 
 def _normalise(name: str) -> str:
@@ -135,34 +159,54 @@ def _yaku_index() -> dict[str, int]:
 
 
 _YAKU_INDEX = _yaku_index()
+_WIND_INDEX = {_normalise(name): base for name, base in _WIND_YAKU.items()}
 _YAKU_ENTRY = re.compile(
     r"^(.+?)\s*\((?:(\d+)\s*(?:飜|han)|(役満|yakuman)|(ダブル役満|2倍役満|double yakuman))\)$", re.IGNORECASE
 )
 
 
-def parse_yaku(entry: str) -> tuple[int, int, bool]:
-    """Parse one yaku entry, e.g. '立直(1飜)' or '大三元(役満)', into (Tenhou yaku id, han, is_yakuman).
+def yaku_id(name: str, seat_wind: int | None = None, round_wind: int | None = None) -> int:
+    """Return the Tenhou yaku id of a yaku name ('立直', '役牌 白', 'Riichi'...). A wind yaku named without
+    its wind ('役牌:自風牌', '役牌:場風牌') takes the winner's ``seat_wind`` or the ``round_wind`` (0 East ..
+    3 North). Raises UnknownCodeError naming an unknown name, ParseError for a wind yaku without its wind."""
+    folded = _normalise(name)
+    found = _YAKU_INDEX.get(folded)
+    if found is not None:
+        return found
+    base = _WIND_INDEX.get(folded)
+    if base is None:
+        raise UnknownCodeError(f"unknown yaku name {name!r}")
+    wind = seat_wind if base == SEAT_WIND_YAKU else round_wind
+    if wind is None or not 0 <= wind <= 3:
+        raise ParseError(f"yaku {name!r} names no wind and the wind is not known")
+    return base + wind
 
-    A yakuman counts 13 han (26 for a double yakuman). Raises UnknownCodeError for an unknown name and
-    ParseError for an entry that is not of that shape.
+
+def parse_yaku(entry: str, seat_wind: int | None = None, round_wind: int | None = None) -> tuple[int, int, bool]:
+    """Parse one yaku entry, e.g. '立直(1飜)' or '大三元(役満)', into (Tenhou yaku id, han, is_yakuman);
+    ``seat_wind`` and ``round_wind`` name the winds of a wind yaku written without one (see yaku_id).
+
+    A yakuman counts 13 han (26 for one written as a double yakuman). Raises UnknownCodeError for an
+    unknown name and ParseError for an entry that is not of that shape.
     """
     match = _YAKU_ENTRY.match(entry.strip()) if isinstance(entry, str) else None
     if match is None:
         raise ParseError(f"malformed yaku entry {entry!r}")
     name, han, yakuman, double = match.groups()
-    yaku_id = _YAKU_INDEX.get(_normalise(name))
-    if yaku_id is None:
-        raise UnknownCodeError(f"unknown yaku name {name!r}")
+    found = yaku_id(name, seat_wind, round_wind)
     if han is not None:
-        return yaku_id, int(han), False
-    return yaku_id, 26 if double else 13, True
+        return found, int(han), False
+    return found, 26 if double else 13, True
 
 
 LIMITS_JA: dict[str, str] = {
     "満貫": "mangan", "跳満": "haneman", "倍満": "baiman", "三倍満": "sanbaiman", "役満": "yakuman",
-    "数え役満": "yakuman",
+    "数え役満": "yakuman", "切り上げ満貫": "mangan",
+    "Mangan": "mangan", "Haneman": "haneman", "Baiman": "baiman", "Sanbaiman": "sanbaiman", "Yakuman": "yakuman",
+    "KazoeYakuman": "yakuman", "CountedYakuman": "yakuman", "KiriageMangan": "mangan", "RoundedMangan": "mangan",
 }  # fmt: skip
-"""Limit names of the score string -> paipu limit name."""
+"""Limit names of the score string (Tenhou's, and tensoul's Japanese, romaji and English ones, spaces
+removed) -> paipu limit name."""
 
 
 class Score(NamedTuple):
@@ -174,7 +218,8 @@ class Score(NamedTuple):
     points: int
 
 
-_SCORE = re.compile(r"^(?:(\d+)符(\d+)飜|(満貫|跳満|倍満|三倍満|数え役満|役満))?(\d+)(?:-(\d+))?点(∀)?$")
+_LIMIT_ALTERNATIVES = "|".join(sorted(map(re.escape, LIMITS_JA), key=len, reverse=True))
+_SCORE = re.compile(rf"^(?:(\d+)(?:符|Fu)(\d+)(?:飜|Han))?({_LIMIT_ALTERNATIVES})?(\d+)(?:-(\d+))?(?:点|Points)(∀)?$")
 
 
 def parse_score(text: str, is_tsumo: bool, n_players: int) -> Score:
@@ -199,9 +244,16 @@ def parse_score(text: str, is_tsumo: bool, n_players: int) -> Score:
 DRAW_RESULTS: dict[str, str] = {
     "流局": "exhaustive", "全員聴牌": "exhaustive", "全員不聴": "exhaustive", "流し満貫": "nagashi_mangan",
     "九種九牌": "kyuushu_kyuuhai", "四風連打": "suufon_renda", "四家立直": "suucha_riichi",
-    "四槓散了": "suukaikan", "三家和了": "sanchahou",
+    "四槓散了": "suukaikan", "三家和了": "sanchahou", "四開槓": "suukaikan", "三家和": "sanchahou",
+    "Ryuukyoku": "exhaustive", "Exhaustive Draw": "exhaustive", "Nagashi Mangan": "nagashi_mangan",
+    "Mangan at Draw": "nagashi_mangan", "Kyuushu Kyuuhai": "kyuushu_kyuuhai",
+    "Nine Terminal Abortion": "kyuushu_kyuuhai", "Suufon Renda": "suufon_renda",
+    "Four Wind Abortion": "suufon_renda", "Suucha Riichi": "suucha_riichi", "Four Riichi Abortion": "suucha_riichi",
+    "Suukaikan": "suukaikan", "Four Kan Abortion": "suukaikan", "Sanchahou": "sanchahou",
+    "Three Ron Abortion": "sanchahou",
 }  # fmt: skip
-"""Result names of a round without a win -> draw kind."""
+"""Result names of a round without a win -> draw kind: Tenhou's, and the Japanese, romaji and English ones
+tensoul-style converters write (四開槓, 三家和, 'Exhaustive Draw'...)."""
 
 WIN_RESULT = "和了"
 """Result name of a round with one or more wins."""

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from pipeline.sources.majsoul.ruleset import MajsoulRules
 from pipeline.sources.tenhou_json.codes import dan_index, rule_code_from_disp
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
 from pipeline.sources.tenhou_xml.parser import log_id_from_path, started_at
@@ -21,6 +22,8 @@ _MAJSOUL_ROOMS = {
     "玉": "jade", "Jade": "jade", "王座": "throne", "Throne": "throne", "大会": "tournament",
 }  # fmt: skip
 """Mahjong Soul room labels (as converters write them in ``rule.disp``) -> room name."""
+_MAJSOUL_OTHER_LABELS = ("友人戦", "Friendly")
+"""Mahjong Soul labels of games outside the ranked rooms (friendly rooms): no room."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,9 @@ class Header:
     """The document carries a Tenhou log id: written by Tenhou itself (not converted by a tool)."""
     red_contradicted: bool = False
     """The rule says one thing about red fives and the tiles another (the tiles win)."""
+    rule_quirks: frozenset[str] = frozenset()
+    """The log_quirks naming the rule set, where it is not Tenhou's: a Mahjong Soul game converted by a tool
+    follows Mahjong Soul's ranked rules (pipeline.sources.majsoul.ruleset, 'rule:assumed_ranked' included)."""
 
 
 def tenhou_log_id(doc: dict[str, Any], source_file: str) -> str | None:
@@ -112,6 +118,22 @@ def _room(disp: str, rules: RuleFlags, is_tenhou: bool) -> str:
     return "unknown"
 
 
+def is_majsoul_label(disp: str, is_tenhou: bool) -> bool:
+    """Whether a rule label names a Mahjong Soul game (a ranked room, a tournament or a friendly room)."""
+    if is_tenhou or any(c in disp[:2] for c in "般上特鳳"):
+        return False
+    return any(label in disp for label in (*_MAJSOUL_ROOMS, *_MAJSOUL_OTHER_LABELS))
+
+
+def _rule_quirks(disp: str, rules: RuleFlags, is_tenhou: bool) -> frozenset[str]:
+    """The rule quirks of a document: Mahjong Soul's (assumed ranked) for a Mahjong Soul label, else none."""
+    if not is_majsoul_label(disp, is_tenhou):
+        return frozenset()
+    return frozenset(
+        MajsoulRules(rules.n_players, rules.is_hanchan, rules.has_red_fives, has_kuitan=rules.has_kuitan).quirks()
+    )
+
+
 def _time_from_title(title: Any) -> datetime | None:
     """A start time in the title's second entry (Unix seconds or an HTTP date), as Japan time."""
     value = title[1] if isinstance(title, list) and len(title) > 1 else None
@@ -126,7 +148,7 @@ def _time_from_title(title: Any) -> datetime | None:
 
 
 def read_header(doc: dict[str, Any], source_file: str) -> Header:
-    """Read the game header of a document."""
+    """Read the game header of a document (a dict of the JSON) read from ``source_file``."""
     log_id = tenhou_log_id(doc, source_file)
     rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
     disp = str(rule.get("disp", ""))
@@ -148,7 +170,8 @@ def read_header(doc: dict[str, Any], source_file: str) -> Header:
     game_id = log_id or other_log_id(doc) or "fp-" + print_fp
     when = started_at(log_id) if log_id else _time_from_title(doc.get("title"))
     room = _room(disp, rules, bool(id_match))
-    return Header(game_id, print_fp, log_id, when, rules, room, lobby, bool(id_match), contradicted)
+    quirks = _rule_quirks(disp, rules, bool(id_match))
+    return Header(game_id, print_fp, log_id, when, rules, room, lobby, bool(id_match), contradicted, quirks)
 
 
 def player_rows(doc: dict[str, Any], n_players: int) -> list[tuple[str | None, int | None, float | None, str | None]]:

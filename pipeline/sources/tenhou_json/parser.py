@@ -14,6 +14,7 @@ from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import (
+    RULE_DOUBLE_YAKUMAN,
     ParsedGame,
     RoundOutcome,
     check_storable,
@@ -66,10 +67,11 @@ class _GameReader:
         self.round_idx: int | None = None
         self.index = 0
         self.events = EventColumns(header.rules.has_red_fives)
-        self.quirks: set[str] = set() if header.is_tenhou else {"third_party_json"}
+        self.quirks: set[str] = set(header.rule_quirks) | (set() if header.is_tenhou else {"third_party_json"})
         if header.red_contradicted:
             self.quirks.add("red_fives_contradict_rule")
         self.connections = _connections(doc.get("connection"))
+        self.double_yakuman = RULE_DOUBLE_YAKUMAN in header.rule_quirks
 
     def read(self) -> ParsedGame:
         """Read every kyoku and return the game."""
@@ -79,7 +81,7 @@ class _GameReader:
             kyoku = read_kyoku(raw, rules.n_players, rules.has_red_fives)
             if kyoku.ids.dora_mismatch:
                 self.quirks.add("dora_count_mismatch")
-            outcome = OutcomeBuilder(kyoku, rules.n_players, rules.has_red_fives).build()
+            outcome = OutcomeBuilder(kyoku, rules.n_players, rules.has_red_fives, self.double_yakuman).build()
             self._add_round(round_idx, kyoku, outcome)
         self.round_idx = None
         return self._finish()
@@ -179,4 +181,3 @@ def _connections(value: Any) -> dict[int, list[tuple[int, int, str]]]:
             raise ParseError(f"connection entry names seat {seat}")
         out.setdefault(round_idx, []).append((step, seat, "disconnect" if item["what"] == 0 else "reconnect"))
     return out
-

@@ -58,6 +58,8 @@ class Ending:
     after: str
     seat: int = -1
     accepts_riichi: bool = True
+    is_ron: bool = False
+    """The round ends on a ron (or a chankan) of the last tile given."""
 
 
 @dataclass
@@ -66,6 +68,8 @@ class Replay:
 
     events: list[Event]
     last_actor: int
+    robbed_kan_dora: bool = False
+    """The round ends on a ron of a closed kan (kokushi): its indicator is turned only if the JSON lists one."""
 
 
 @dataclass
@@ -142,7 +146,7 @@ class Replayer:
                 if caller >= 0:
                     self._call(state, caller)
                 if self._advance(state, stack):
-                    return Replay(state.events, state.last_actor)
+                    return Replay(state.events, state.last_actor, self._drop_robbed_kan_dora(state))
             except _Dead:
                 continue
         raise ParseError("the take and discard lists cannot be put in any playable order")
@@ -174,12 +178,11 @@ class Replayer:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def _from_seat(self, seat: int, rel: int) -> int:
-        """Absolute seat of a relative position (1 next, 2 opposite, 3 previous)."""
-        if self.n == 4:
-            return (seat + rel) % 4
-        if rel == 2:
-            return -1  # no opposite seat at a three-player table
-        return self._next_seat(seat) if rel == 1 else self.seats[(self.seats.index(seat) - 1) % len(self.seats)]
+        """Absolute seat of a relative position (1 next, 2 opposite, 3 previous), counted round the four
+        positions of the table as Tenhou (and tensoul) write it at three players too: seat 0 calls seat 2
+        as its 'opposite' and seat 1 as its 'next'; a position naming the empty seat gives -1."""
+        target = (seat + rel) % 4
+        return target if self.lists.hands[target] else -1
 
     # --- phases --------------------------------------------------------------------------------
     def _draw(self, st: _State) -> bool:
@@ -323,6 +326,15 @@ class Replayer:
             st.events.append(Event("dora", -1))
         st.pending_dora = max(st.pending_dora - count, 0)
         st.older_dora = 0
+
+    def _drop_robbed_kan_dora(self, st: _State) -> bool:
+        """A closed kan robbed by the round's ron (kokushi): take its indicator reveal, put in at once as for
+        every closed kan, out of the events; return whether there was one."""
+        events = st.events
+        if not self.ending.is_ron or len(events) < 2 or events[-1].action != "dora" or events[-2].action != "ankan":
+            return False
+        events.pop()
+        return True
 
     def _ends(self, st: _State, after: str) -> bool:
         """The acting seat has nothing left: the round ends here if every list is used up and the

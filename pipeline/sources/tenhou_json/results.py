@@ -13,6 +13,7 @@ from pipeline.sources.base import RoundOutcome
 from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, WIN_RESULT, parse_score, parse_yaku
 from pipeline.sources.tenhou_json.round import Kyoku
 from pipeline.sources.tenhou_xml.codes import yaku_name
+from rules.scoring.yaku import DOUBLE_YAKUMAN, YAKUMAN_HAN
 
 RIICHI_YAKU = frozenset({1, 21})
 """Tenhou yaku ids of riichi and double riichi."""
@@ -30,11 +31,30 @@ def _deltas(value: Any) -> list[int]:
     return ([int(v) for v in value] + [0])[:4]
 
 
-def _yaku(entries: list[Any]) -> tuple[list[int], list[int], bool]:
-    """Yaku ids, han each and whether the hand is a yakuman, with Tenhou's 0-han ura dora restored."""
-    parsed = [parse_yaku(e) for e in entries]
-    ids = [p[0] for p in parsed]
-    han = [p[1] for p in parsed]
+def _merged(parsed: list[tuple[int, int, bool]]) -> tuple[list[int], list[int]]:
+    """Yaku ids and han, the entries of one id summed at its first place: kita (抜きドラ, which the JSON lists
+    apart) join the dora, as Tenhou's XML counts them (one id 52 entry)."""
+    ids: list[int] = []
+    han: list[int] = []
+    for yaku, value, _ in parsed:
+        if yaku in ids:
+            han[ids.index(yaku)] += value
+        else:
+            ids.append(yaku)
+            han.append(value)
+    return ids, han
+
+
+def _yaku(
+    entries: list[Any], seat_wind: int, round_wind: int, double_yakuman: bool
+) -> tuple[list[int], list[int], bool]:
+    """Yaku ids, han each and whether the hand is a yakuman, from a win's yaku entries and the winner's winds:
+    kita merged into the dora, Tenhou's 0-han ura dora restored, and (``double_yakuman``: the game's rules
+    count them twice) the double yakuman a converter writes as '(役満)' at 26 han."""
+    parsed = [parse_yaku(e, seat_wind, round_wind) for e in entries]
+    ids, han = _merged(parsed)
+    if double_yakuman:
+        han = [2 * h if y in DOUBLE_YAKUMAN and h == YAKUMAN_HAN else h for y, h in zip(ids, han, strict=True)]
     if RIICHI_YAKU & set(ids) and URA_DORA not in ids:
         ids.append(URA_DORA)
         han.append(0)
@@ -44,10 +64,11 @@ def _yaku(entries: list[Any]) -> tuple[list[int], list[int], bool]:
 class OutcomeBuilder:
     """Builds a kyoku's wins and draws rows (riichi payments read from its replayed events)."""
 
-    def __init__(self, kyoku: Kyoku, n_players: int, has_red_fives: bool) -> None:
+    def __init__(self, kyoku: Kyoku, n_players: int, has_red_fives: bool, double_yakuman: bool = False) -> None:
         self.kyoku = kyoku
         self.n_players = n_players
         self.red = has_red_fives
+        self.double_yakuman = double_yakuman
         self.scores = list(kyoku.scores)
         self.sticks = kyoku.riichi_sticks
         self.riichi_seats = {e.seat for e in kyoku.ids.events if e.action == "riichi"}
@@ -76,7 +97,7 @@ class OutcomeBuilder:
 
     def _win(self, win_idx: int, deltas: list[int], detail: list[Any], quirks: set[str]) -> dict[str, Any]:
         seat, from_seat, pao = (int(v) for v in detail[:3])
-        if not (0 <= seat < 4 and 0 <= from_seat < 4 and 0 <= pao < 4):
+        if not all(0 <= v < self.n_players for v in (seat, from_seat, pao)):
             raise ParseError(f"win detail names a seat out of range: {detail!r}")
         is_tsumo = seat == from_seat
         if len(detail) >= 4:
@@ -84,7 +105,8 @@ class OutcomeBuilder:
             # limit hands ('満貫8000点') are written without their fu: not recorded, null
             fu = score.fu if score.fu or not score.limit_name else None
             points, limit = score.points, score.limit_name
-            yaku, yaku_han, is_yakuman = _yaku(detail[4:])
+            seat_wind = (seat - self.kyoku.dealer) % self.n_players  # sanma: East, South, West in turn order
+            yaku, yaku_han, is_yakuman = _yaku(detail[4:], seat_wind, self.kyoku.round_wind, self.double_yakuman)
         else:
             quirks.add("win_without_score")
             fu, points, limit, yaku, yaku_han, is_yakuman = None, 0, "", [], [], False

@@ -15,6 +15,7 @@ from pipeline.sources.tenhou_json.codes import (
     KAN_PLACEHOLDER,
     TSUMOGIRI,
     WIN_RESULT,
+    Call,
     check_code,
     parse_call,
 )
@@ -78,6 +79,16 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
     return hands, takes, gives
 
 
+def _check_calls(takes: list[list[Item]], n_players: int) -> None:
+    """Raise ParseError for a chi at a three-player table (sanma has no chi)."""
+    if n_players == 4:
+        return
+    for seat, items in enumerate(takes):
+        chi = next((i for i in items if isinstance(i, Call) and i.kind == "chi"), None)
+        if chi is not None:
+            raise ParseError(f"seat {seat} calls chi ({'c' + ''.join(map(str, chi.tiles))}) in a three-player game")
+
+
 def ending_of(result: list[Any]) -> Ending:
     """What the result requires of the round's last action (see replay.Ending)."""
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
@@ -90,7 +101,7 @@ def ending_of(result: list[Any]) -> Ending:
         who, from_seat = int(details[0][0]), int(details[0][1])
         if who == from_seat:
             return Ending("draw", who, accepts_riichi=False)
-        return Ending("discard", from_seat, accepts_riichi=False)
+        return Ending("discard", from_seat, accepts_riichi=False, is_ron=True)
     kind = DRAW_RESULTS.get(name)
     if kind is None:
         raise UnknownCodeError(f"unknown result {name!r}")
@@ -111,6 +122,9 @@ def read_kyoku(kyoku: Any, n_players: int, has_red_fives: bool) -> Kyoku:
     seated = sum(bool(h) for h in hands)
     if seated != n_players:
         raise ParseError(f"{seated} seats are dealt a hand in a {n_players}-player game")
+    if not all(hands[:n_players]):
+        raise ParseError(f"a {n_players}-player game leaves a seat below {n_players} empty")
+    _check_calls(takes, n_players)
     if not dora:
         raise ParseError("no dora indicator")
     round_number = header[0]
@@ -119,5 +133,5 @@ def read_kyoku(kyoku: Any, n_players: int, has_red_fives: bool) -> Kyoku:
         raise ParseError(f"the dealer's seat {dealer} has no hand")
     result = kyoku[-1]
     replay = Replayer(RoundLists(n_players, dealer, hands, takes, gives), ending_of(result)).run()
-    ids = IdAssigner(has_red_fives).assign(hands, dora, ura, replay.events)
+    ids = IdAssigner(has_red_fives).assign(hands, dora, ura, replay.events, replay.robbed_kan_dora)
     return Kyoku(round_number // 4, round_number % 4, dealer, header[1], header[2], scores, result, replay, ids)

@@ -42,7 +42,8 @@ class RoundIds:
     melds: list[list[list[int]]]
     n_kita: list[int]
     last_given: int = -1
-    """The id of the last tile discarded or added to a kan (a ron or chankan takes it)."""
+    """The id of the last tile discarded, added to a kan, kanned closed or set aside as kita (a ron or
+    chankan takes it)."""
     dora_mismatch: int = 0
     """Kan reveals without an indicator in the JSON, plus indicators no kan reveal was matched to."""
 
@@ -62,8 +63,17 @@ class IdAssigner:
         self.red = has_red_fives
         self.alloc = _Allocator(has_red_fives)
 
-    def assign(self, hands: list[list[int]], dora: list[int], ura: list[int], events: list[Event]) -> RoundIds:
-        """Return the round's ids; raises ParseError when a seat gives a tile it does not hold."""
+    def assign(
+        self,
+        hands: list[list[int]],
+        dora: list[int],
+        ura: list[int],
+        events: list[Event],
+        robbed_kan_dora: bool = False,
+    ) -> RoundIds:
+        """Return the round's ids from the dealt hands, the indicators (tile codes) and the replayed events;
+        ``robbed_kan_dora``: the round ends on a ron of a closed kan, whose indicator is turned (last) only
+        when the JSON lists one. Raises ParseError when a seat gives a tile it does not hold."""
         start = [[self.alloc.new(c) for c in hand] for hand in hands]
         ids = RoundIds(start, [self.alloc.new(dora[0])] if dora else [], [], [], [list(h) for h in start],
                        [[] for _ in range(4)], [0] * 4)  # fmt: skip
@@ -74,14 +84,20 @@ class IdAssigner:
                 if not pending_dora:
                     ids.dora_mismatch += 1
                     continue
-                tile = self.alloc.new(pending_dora.pop(0))
-                ids.dora.append(tile)
-                ids.events.append(IdEvent("dora", -1, tile, -1, None))
+                self._reveal(ids, pending_dora.pop(0))
             else:
                 self._event(ids, event, last_draw)
+        if robbed_kan_dora and pending_dora:
+            self._reveal(ids, pending_dora.pop(0))
         ids.dora_mismatch += len(pending_dora)
         ids.ura = [self.alloc.new(c) for c in ura]
         return ids
+
+    def _reveal(self, ids: RoundIds, code: int) -> None:
+        """Turn a new dora indicator of tile ``code``: number it and add its event."""
+        tile = self.alloc.new(code)
+        ids.dora.append(tile)
+        ids.events.append(IdEvent("dora", -1, tile, -1, None))
 
     def _event(self, ids: RoundIds, event: Event, last_draw: list[int]) -> None:
         """Number one event's tiles and move them between the seat's hand and its melds."""
@@ -114,6 +130,7 @@ class IdAssigner:
             tile = self._take(held, event.code, -1, False)
             meld = [tile]
             ids.n_kita[seat] += 1
+            ids.last_given = tile  # a kita can be ronned
         if event.action not in ("draw", "riichi", "riichi_accepted"):
             last_draw[seat] = -1
         ids.events.append(IdEvent(event.action, seat, tile, event.from_seat, meld))
