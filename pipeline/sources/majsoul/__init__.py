@@ -20,10 +20,11 @@ games
     ``year`` also from the uuid's YYMMDD. ``rule_code``: Tenhou GO bits built from the rules (vs humans,
     red fives, kuitan, hanchan, sanma; no room bits). ``room``: bronze, silver, gold, jade, throne (ranked
     ``mode_id``), friendly, tournament, unknown. ``lobby``: friendly room id or contest id. ``is_fast``:
-    false. ``is_custom_rule``: always true; ``log_quirks``: ``majsoul_rules`` and the ``rule:`` quirks of
-    ruleset.py (the rules that differ from the rules layer's Tenhou rules), ``game_excerpt`` (the file
-    starts after East 1 0 honba), ``draw_tenpai_unrecorded``, ``tsumogiri_mismatch``; the last two make
-    ``is_server_log`` false.
+    false. ``is_custom_rule``: false for a ranked match (the head's ``mode_id``), else true; ``is_server_log``:
+    true (the records are the server's) unless a quirk below says otherwise. ``log_quirks``: ``majsoul_rules``
+    (Mahjong Soul's rules, not Tenhou's) and the ``rule:`` quirks of ruleset.py (the rules that differ from
+    the rules layer's Tenhou rules), ``game_excerpt`` (the file starts after East 1 0 honba),
+    ``draw_tenpai_unrecorded``, ``tsumogiri_mismatch``; the last two make ``is_server_log`` false.
 players
     ``name``/``dan``: the head's accounts (``dan``: novice 1 = 0 ... saint 3 = 14, celestial 15+);
     ``rate``/``sex``: null; ``final_points``: the head's total_point / 1000, else null.
@@ -35,7 +36,9 @@ events
     Tenhou XML's order (play.py). ``is_tsumogiri`` follows the ids, which follow ``moqie``.
 wins
     Tenhou yaku ids (codes.FAN_TO_YAKU); yakuman 13 han per multiple (double yakuman: 26). ``points``:
-    point_rong / point_sum, else the winner's gain less sticks and honba. ``score_deltas``: see results.py.
+    point_rong, a tsumo's point_zimo_qin / point_zimo_xian payments (not point_sum: since 2021 the
+    winner's running total in the game), else the winner's gain less sticks and honba. ``score_deltas``:
+    see results.py.
     ``pao_seat``: ``baopai_seats`` if recorded, else the seat that fed the completing pon/kan of a
     daisangen or daisuushii.
 draws

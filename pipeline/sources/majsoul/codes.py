@@ -75,29 +75,52 @@ def lookup(table: dict[int, str], code: object, what: str, tag: str) -> str:
     return table[code]
 
 
+FAN_NAMES: dict[int, str] = {
+    1: "menzen_tsumo", 2: "riichi", 3: "chankan", 4: "rinshan", 5: "haitei", 6: "houtei", 7: "haku", 8: "hatsu",
+    9: "chun", 10: "seat_wind", 11: "round_wind", 12: "tanyao", 13: "iipeikou", 14: "pinfu", 15: "chanta",
+    16: "ittsu", 17: "sanshoku", 18: "double_riichi", 19: "sanshoku_doukou", 20: "sankantsu", 21: "toitoi",
+    22: "sanankou", 23: "shousangen", 24: "honroutou", 25: "chiitoitsu", 26: "junchan", 27: "honitsu",
+    28: "ryanpeikou", 29: "chinitsu", 30: "ippatsu", 31: "dora", 32: "aka_dora", 33: "ura_dora", 34: "kita_dora",
+    35: "tenhou", 36: "chiihou", 37: "daisangen", 38: "suuankou", 39: "tsuuiisou", 40: "ryuuiisou",
+    41: "chinroutou", 42: "kokushi", 43: "shousuushii", 44: "suukantsu", 45: "chuuren", 46: "paarenchan",
+    47: "junsei_chuuren", 48: "suuankou_tanki", 49: "kokushi_13_sided", 50: "daisuushii", 51: "tsubame_gaeshi",
+    52: "kanburi", 53: "shiiaruraotai", 54: "uumensai", 55: "sanrenkou", 56: "isshoku_sanjun", 57: "iipin_moyue",
+    58: "chuupin_raoyui", 59: "renhou", 60: "daisharin", 61: "daichikurin", 62: "daisuurin", 63: "ishino_uenimo",
+    64: "daichisei",
+}  # fmt: skip
+"""Mahjong Soul's fan table for riichi games (the client's cfg.fan.fan, ids 1-64): the ids a RecordHule's
+``fans`` hold. 1-50 and 59 are the standard yaku and dora; 46 paarenchan and 51-58, 60-64 are local yaku of
+the 古役 mode (guyi_mode). Ids from 1000 on are the Sichuan mode's (xuezhan), whose records paipu does not
+read."""
+
 FAN_TO_YAKU: dict[int, int] = {
     1: 0, 2: 1, 3: 3, 4: 4, 5: 5, 6: 6, 7: 18, 8: 19, 9: 20, 12: 8, 13: 9, 14: 7, 15: 23, 16: 24, 17: 25,
     18: 21, 19: 26, 20: 27, 21: 28, 22: 29, 23: 30, 24: 31, 25: 22, 26: 33, 27: 34, 28: 32, 29: 35, 30: 2,
     31: 52, 32: 54, 33: 53, 34: 52, 35: 37, 36: 38, 37: 39, 38: 40, 39: 42, 40: 43, 41: 44, 42: 47, 43: 50,
     44: 51, 45: 45, 47: 46, 48: 41, 49: 48, 50: 49, 59: 36,
 }  # fmt: skip
-"""Mahjong Soul fan id -> Tenhou yaku id (the ids the rules layer scores with). 34 (kita, 拔北宝牌) is
-counted as dora (52), as Tenhou counts nuki dora. Seat and round wind (10, 11) depend on the seat: see
-``yaku_of_fan``. Not mapped (UnknownCodeError): 46 paarenchan and the local yaku 51-58, 60+ (古役 mode)."""
+"""Mahjong Soul fan id -> Tenhou yaku id (the ids the rules layer scores with), for every fan of FAN_NAMES
+that has one. 34 (kita, 拔北宝牌) is counted as dora (52), as Tenhou counts nuki dora. Seat and round wind
+(10, 11) depend on the seat: see ``yaku_of_fan``. The local yaku (46, 51-58, 60-64) have no Tenhou id:
+UnknownCodeError naming the yaku."""
 
 SEAT_WIND_FAN, ROUND_WIND_FAN = 10, 11
 """Fan ids of the seat wind and the prevailing wind (Tenhou splits them by wind: 10-13, 14-17)."""
 
 
 def yaku_of_fan(fan_id: object, seat_wind: int, round_wind: int) -> int:
-    """Tenhou yaku id of a Mahjong Soul fan id; raises UnknownCodeError for an id without one."""
+    """Tenhou yaku id of a Mahjong Soul fan id (seat and round wind: 0 East .. 3 North); raises
+    UnknownCodeError naming the id, and the yaku when it is a local one without a Tenhou id."""
     if fan_id == SEAT_WIND_FAN:
         return 10 + seat_wind
     if fan_id == ROUND_WIND_FAN:
         return 14 + round_wind
-    if not isinstance(fan_id, int) or fan_id not in FAN_TO_YAKU:
-        raise UnknownCodeError(f"unknown fan id {fan_id!r}", tag="RecordHule")
-    return FAN_TO_YAKU[fan_id]
+    if isinstance(fan_id, int) and fan_id in FAN_TO_YAKU:
+        return FAN_TO_YAKU[fan_id]
+    if isinstance(fan_id, int) and fan_id in FAN_NAMES:
+        raise UnknownCodeError(f"fan id {fan_id} ({FAN_NAMES[fan_id]}, a local yaku) has no Tenhou yaku id",
+                               tag="RecordHule")  # fmt: skip
+    raise UnknownCodeError(f"unknown fan id {fan_id!r}", tag="RecordHule")
 
 
 RANKED_ROOMS: dict[int, str] = {

@@ -6,11 +6,17 @@ Accepted forms (xz-compressed or not; ingest removes gzip):
   ``"data"`` as a list of records, or ``"data"`` as base64 of the binary form), or a list of such documents;
 * JSON records alone: ``[{"name": ".lq.RecordNewRound", "data": {...}}, ...]`` or ``{"events": [...]}``
   (round excerpts, e.g. smly/RiichiEnv's, whose other top-level keys are kept as ``extra``);
+* JSON whose ``data`` is the JSON form of that Wrapper: ``{"head": ..., "data": {"name": ".lq.GameDetailRecords",
+  "data": {"version": ..., "actions": [{"passed", "type", "result": {"name", "data"}}, ...]}}}`` (the
+  GameDetailRecords object, or base64 of its bytes);
 * binary protobuf: Wrapper(".lq.GameDetailRecords") or GameDetailRecords (``records``, or since 2021
-  ``actions`` whose ``result`` holds the record), read by wire.py.
+  ``actions`` whose ``result`` holds the record), read by wire.py; or the record response as a proxy
+  captures it: ResGameRecord (``head`` = RecordGame, ``data`` = that Wrapper's bytes), alone or in a
+  Wrapper, with or without the 3-byte frame header of Mahjong Soul's websocket (type, then a 2-byte index).
 
 A record is ``{"name": ..., "data": {...}}`` with the name with or without ``.lq.`` and ``Record``; its data
-may be base64 of the message. Keys in camelCase (protobuf's default JSON) are read as snake_case.
+may be base64 of the message, and a record or an action's result may be base64 of its Wrapper (protobuf's
+JSON form of bytes). Keys in camelCase (protobuf's default JSON) are read as snake_case.
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ XZ_MAGIC = b"\xfd7zXZ\x00"
 _RECORD_NAME = re.compile(rb'"name"\s*:\s*"(?:\.lq\.)?(?:Record)?NewRound"')
 _HEAD = re.compile(rb'"head"\s*:\s*\{')
 _BINARY_NAMES = (b".lq.GameDetailRecords", b".lq.RecordNewRound")
+_UUID_BYTES = re.compile(rb"\d{6}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+FRAME_TYPES = frozenset({1, 2, 3})
+"""First byte of a websocket frame of Mahjong Soul (1 notify, 2 request, 3 response; a 2-byte index
+follows): never the first byte of a protobuf message, whose first field number is at least 1 (byte >= 8)."""
 _DOCUMENT_KEYS = ("head", "records", "actions", "events", "data")
 _ACTION_KEYS = frozenset({"passed", "type", "result", "user_input", "user_event", "game_event"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])|(?<=[a-zA-Z])(\d+)$")
@@ -63,12 +73,16 @@ def _xz_head(data: bytes, size: int = 65536) -> bytes:
 
 def looks_like(data: bytes) -> bool:
     """Return whether the bytes look like Mahjong Soul records: JSON naming a RecordNewRound (or a game
-    head) in its first 64 KiB, or binary protobuf naming GameDetailRecords / RecordNewRound (xz allowed)."""
+    head) in its first 64 KiB, or binary protobuf naming GameDetailRecords / RecordNewRound in its first
+    512 bytes, or a record response: a game uuid in its first 512 bytes and GameDetailRecords named in its
+    first 64 KiB (after the head). xz allowed."""
     head = _xz_head(data) if data.startswith(XZ_MAGIC) else data[:65536]
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if text[:1] in (b"{", b"["):
         return _RECORD_NAME.search(text) is not None or (_HEAD.search(text) is not None and b'"uuid"' in text)
-    return any(name in head[:512] for name in _BINARY_NAMES)
+    if any(name in head[:512] for name in _BINARY_NAMES):
+        return True
+    return _UUID_BYTES.search(head[:512]) is not None and _BINARY_NAMES[0] in head
 
 
 def _snake(key: str) -> str:
@@ -101,7 +115,7 @@ def read_documents(data: bytes, source_file: str) -> list[Document]:
             raise ParseError(f"{source_file}: corrupt xz data ({exc})") from None
     text = data.removeprefix(b"\xef\xbb\xbf").lstrip()
     if text[:1] not in (b"{", b"["):
-        return [Document({}, _binary_records(data, source_file))]
+        return [_binary_document(data, source_file)]
     try:
         value = _snake_keys(json.loads(text.decode("utf-8")))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -126,7 +140,7 @@ def _documents(value: Any, source_file: str) -> list[Document]:
 def _document(doc: dict[str, Any], source_file: str) -> Document:
     """One JSON document: head, records from wherever the form keeps them, the other keys as extra."""
     head = doc.get("head") if isinstance(doc.get("head"), dict) else {}
-    body = doc.get("data")
+    body = _unwrapped_details(doc.get("data"))
     if isinstance(body, str):
         records = _binary_records(_base64(body, source_file), source_file)
     else:
@@ -140,6 +154,15 @@ def _document(doc: dict[str, Any], source_file: str) -> Document:
         records = _records(items, source_file)
     extra = {k: v for k, v in doc.items() if k not in _DOCUMENT_KEYS}
     return Document(head, records, extra)
+
+
+def _unwrapped_details(body: Any) -> Any:
+    """A document's ``data`` without the JSON form of its Wrapper: ``{"name": ".lq.GameDetailRecords",
+    "data": X}`` gives X (the GameDetailRecords object, or base64 of its bytes); anything else is returned as
+    it is."""
+    if isinstance(body, dict) and set(body) == {"name", "data"} and str(body["name"]).endswith("GameDetailRecords"):
+        return body["data"]
+    return body
 
 
 def _base64(text: str, source_file: str) -> bytes:
@@ -176,8 +199,8 @@ def _record(item: Any, index: int) -> Record | None:
     """One JSON record (or a GameAction holding one; None when it holds none); raises ParseError."""
     if isinstance(item, dict) and item and set(item) <= _ACTION_KEYS:
         item = item.get("result")  # a GameAction: its record, if any
-        if isinstance(item, str):
-            item = _wrapped(_decode_base64(item))
+    if isinstance(item, str):  # a Wrapper's bytes, as protobuf's JSON writes bytes (records, action results)
+        item = _wrapped(_decode_base64(item))
     if item is None:
         return None
     if not _is_record(item):
@@ -203,12 +226,49 @@ def _wrapped(data: bytes) -> dict[str, Any]:
     return {"name": name, "data": _message(short_name(name), wrapper.get("data", b""))}
 
 
+def _binary_document(data: bytes, source_file: str) -> Document:
+    """The document of a binary file: GameDetailRecords (wrapped or not), or a record response whose head
+    becomes the document's head (JSON form). Raises ParseError naming the file."""
+    try:
+        head, details = _unframed(data)
+    except ParseError as exc:
+        raise type(exc)(f"{source_file}: {exc.message}", tag=exc.tag) from None
+    return Document(head, _binary_records(details, source_file))
+
+
+def _unframed(data: bytes) -> tuple[dict[str, Any], bytes]:
+    """(head, GameDetailRecords bytes wrapped or not) of binary data: a record response (ResGameRecord,
+    alone or in a Wrapper, after a websocket frame header or not) gives its head and data; anything else is
+    the records alone, without a head."""
+    body = data[3:] if data[:1] and data[0] in FRAME_TYPES else data
+    wrapper = _decoded("Wrapper", body)
+    if str(wrapper.get("name", "")).endswith("GameDetailRecords"):
+        return {}, body
+    for candidate in (wrapper.get("data"), body):
+        response = _decoded("ResGameRecord", candidate) if isinstance(candidate, bytes) else {}
+        details = response.get("data", b"")
+        if str(_decoded("Wrapper", details).get("name", "")).endswith("GameDetailRecords"):
+            code = (response.get("error") or {}).get("code")
+            if code:
+                raise ParseError(f"the record response carries error code {code}")
+            return response.get("head", {}), details
+    return {}, body
+
+
+def _decoded(message: str, data: bytes) -> dict[str, Any]:
+    """Protobuf bytes decoded as ``message`` ({} when they are not such a message): for telling forms apart."""
+    try:
+        return wire.decode(message, data)
+    except ParseError:
+        return {}
+
+
 def _binary_records(data: bytes, source_file: str) -> list[Record]:
     """The records of binary GameDetailRecords, wrapped (Wrapper) or not."""
+    outer = _decoded("Wrapper", data)
+    if str(outer.get("name", "")).endswith("GameDetailRecords"):
+        data = outer.get("data", b"")
     try:
-        outer = wire.decode("Wrapper", data)
-        if str(outer.get("name", "")).endswith("GameDetailRecords"):
-            data = outer.get("data", b"")
         details = wire.decode("GameDetailRecords", data)
         wrapped = list(details.get("records", []))
         wrapped += [a["result"] for a in details.get("actions", []) if a.get("result")]

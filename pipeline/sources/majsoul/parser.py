@@ -191,7 +191,8 @@ class _GameReader:
             ("rule_code", rule_code), ("lobby", header.lobby), ("n_players", rules.n_players),
             ("room", header.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
             ("has_kuitan", rules.has_kuitan), ("is_fast", False), ("is_vs_humans", header.is_vs_humans),
-            ("is_custom_rule", True), ("n_rounds", n_rounds), ("n_events", len(self.tables["events"]["round_idx"])),
+            ("is_custom_rule", not rules.is_ranked), ("n_rounds", n_rounds),
+            ("n_events", len(self.tables["events"]["round_idx"])),
             ("log_quirks", sorted(self.quirks)), ("is_server_log", not self.quirks & NON_SERVER_QUIRKS),
             ("is_complete", is_complete),
         ):  # fmt: skip

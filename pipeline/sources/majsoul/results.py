@@ -76,7 +76,7 @@ def hule_rows(play: Play, record: Record, honba: int, round_wind: int) -> list[d
         first = win_idx == 0
         sticks = play.sticks if first else 0
         bonus = 1000 * sticks + (100 * honba * (play.n_players - 1) if first else 0)
-        points = h.get("point_rong" if not win["is_tsumo"] else "point_sum") or delta[win["seat"]] - bonus
+        points = _hand_points(play, win, h) or delta[win["seat"]] - bonus
         is_riichi = win["seat"] in play.riichi_seats or bool(h.get("liqi"))
         rows.append({
             **win, "win_idx": win_idx, "points": points, "limit_name": limit_name(win["han"], win["fu"],
@@ -85,6 +85,16 @@ def hule_rows(play: Play, record: Record, honba: int, round_wind: int) -> list[d
         })  # fmt: skip
     play.sticks = 0
     return rows
+
+
+def _hand_points(play: Play, win: dict[str, Any], h: dict[str, Any]) -> int:
+    """The hand's value as the HuleInfo states it (0 when it does not): a ron's ``point_rong``, a tsumo's
+    payments (``point_zimo_qin`` from the dealer, ``point_zimo_xian`` from every other payer). Not
+    ``point_sum``: since 2021 it is the winner's running total of win points in the game."""
+    if not win["is_tsumo"]:
+        return int(h.get("point_rong") or 0)
+    payers = [s for s in range(play.n_players) if s != win["seat"]]
+    return sum(int(h.get("point_zimo_qin" if s == play.dealer else "point_zimo_xian") or 0) for s in payers)
 
 
 def _win(play: Play, h: dict[str, Any], round_wind: int) -> dict[str, Any]:

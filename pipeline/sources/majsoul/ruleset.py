@@ -7,9 +7,11 @@ false, ``shiduan`` true, ``dora_count`` 3, ...), the client's defaults for frien
 1000/1500/3000, sanma 1000/2000; honba 300, sanma 200) and the records themselves (3 seats dealt: sanma;
 red fives seen or not).
 
-Every game gets ``is_custom_rule`` true and the quirk ``majsoul_rules``; the rules that differ from the
-Tenhou rules paipu's rules layer follows (rules.payments, rules.rotation, rules.scoring) each add a
-``rule:`` quirk:
+Every game gets the quirk ``majsoul_rules`` (its rules are Mahjong Soul's, not Tenhou's); ``is_custom_rule``
+is false for a ranked match (the head's ``mode_id``: the ranked lobby's standard rules) and true otherwise
+(friendly rooms and tournaments set their own ``detail_rule``; a file without a head does not say). The
+rules that differ from the Tenhou rules paipu's rules layer follows (rules.payments, rules.rotation,
+rules.scoring) each add a ``rule:`` quirk:
 
 * ``rule:triple_ron_wins``: three rons on one discard are three wins (no sanchahou abort;
   ``have_sanjiahele`` false). Absent when a head's detail_rule turns the abort on.
@@ -58,6 +60,8 @@ class MajsoulRules:
     has_double_yakuman: bool = True
     is_known: bool = False
     """The values come from the file's head (false: ranked defaults assumed)."""
+    is_ranked: bool = False
+    """The head names a ranked match: the rules are the ranked lobby's standard ones, not a room's own."""
 
     def quirks(self) -> set[str]:
         """The ``majsoul_rules`` and ``rule:`` quirks of these rules (see the module docstring)."""
@@ -129,7 +133,8 @@ def rules_of(doc: Document) -> MajsoulRules:
     detail = (config.get("mode") or {}).get("detail_rule")
     ranked = (config.get("meta") or {}).get("mode_id") in RANKED_ROOMS
     if not isinstance(detail, dict) or ranked:
-        return MajsoulRules(n_players, hanchan, True if seen is None else seen, is_known=bool(doc.head) and ranked)
+        red = True if seen is None else seen
+        return MajsoulRules(n_players, hanchan, red, is_known=bool(doc.head) and ranked, is_ranked=ranked)
     red = bool(detail.get("dora_count")) if seen is None else seen
     return MajsoulRules(
         n_players, hanchan, red, has_kuitan=bool(detail.get("shiduan")),

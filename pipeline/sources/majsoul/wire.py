@@ -1,8 +1,9 @@
 """Mahjong Soul's binary record form: a small protobuf wire-format reader, no protobuf package needed.
 
-The fields read are those of the schema (liqi.json, MahjongRepository/mahjong_soul_api) that paipu uses,
-copied below by field number; every other field is skipped. Messages come out as dicts in the JSON
-form (proto field names, defaults omitted), so the binary and JSON forms share one reader.
+The fields read are those of the schema (liqi.json, MahjongRepository/mahjong_soul_api) that paipu uses (the
+records, and the record response with its head), copied below by field number; every other field is skipped.
+Messages come out as dicts in the JSON form (proto field names, defaults omitted), so the binary and JSON forms
+share one reader.
 """
 
 from __future__ import annotations
@@ -67,6 +68,27 @@ SCHEMA: dict[str, dict[int, FieldSpec]] = {
     "RecordLiuJu": {1: ("type", "uint32", False), 2: ("gameend", "GameEnd", False), 3: ("seat", "uint32", False),
                     4: ("tiles", "string", True), 5: ("liqi", "LiQiSuccess", False),
                     6: ("allplayertiles", "string", True)},
+    # the record response (Lobby.fetchGameRecord) and its head
+    "ResGameRecord": {1: ("error", "Error", False), 3: ("head", "RecordGame", False), 4: ("data", "bytes", False),
+                      5: ("data_url", "string", False)},
+    "Error": {1: ("code", "uint32", False)},
+    "RecordGame": {1: ("uuid", "string", False), 2: ("start_time", "uint32", False), 3: ("end_time", "uint32", False),
+                   5: ("config", "GameConfig", False), 11: ("accounts", "AccountInfo", True),
+                   12: ("result", "GameEndResult", False), 13: ("robots", "AccountInfo", True)},
+    "GameConfig": {1: ("category", "uint32", False), 2: ("mode", "GameMode", False),
+                   3: ("meta", "GameMetaData", False)},
+    "GameMode": {1: ("mode", "uint32", False), 6: ("detail_rule", "GameDetailRule", False)},
+    "GameDetailRule": {3: ("dora_count", "uint32", False), 4: ("shiduan", "uint32", False),
+                       14: ("have_liujumanguan", "bool", False), 15: ("have_qieshangmanguan", "bool", False),
+                       25: ("have_sanjiahele", "bool", False), 62: ("disable_double_yakuman", "uint32", False)},
+    "GameMetaData": {1: ("room_id", "uint32", False), 2: ("mode_id", "uint32", False),
+                     3: ("contest_uid", "uint32", False)},
+    "AccountInfo": {1: ("account_id", "uint32", False), 2: ("seat", "uint32", False), 3: ("nickname", "string", False),
+                    7: ("level", "AccountLevel", False), 8: ("level3", "AccountLevel", False)},
+    "AccountLevel": {1: ("id", "uint32", False), 2: ("score", "uint32", False)},
+    "GameEndResult": {1: ("players", "PlayerItem", True)},
+    "PlayerItem": {1: ("seat", "uint32", False), 2: ("total_point", "int32", False),
+                   3: ("part_point_1", "int32", False)},
 }  # fmt: skip
 """Message -> field number -> (name, type, repeated), from liqi.json (only the fields paipu reads)."""
 
