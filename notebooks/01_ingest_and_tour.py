@@ -88,7 +88,7 @@ wh.sql("select seat, is_tsumo, han, fu, points, yaku_names from wins limit 5")
 # %%
 wh.sql(
     """
-    select seat, is_tenpai, is_tenpai_shown, is_karaten, live_waits_public, live_waits_actual
+    select seat, is_tenpai, is_tenpai_shown, is_karaten, live_waits_public, waits_in_dead_wall
     from draw_outcomes order by game_id, round_idx, seat limit 8
     """
 )

@@ -92,7 +92,7 @@ wh.sql(
            count(*) filter (where is_tenpai and is_karaten) as karaten,
            count(*) filter (where is_pure_karaten) as pure_karaten,
            round(avg(live_waits_public) filter (where is_tenpai), 2) as mean_live_waits_seen,
-           round(avg(live_waits_actual) filter (where is_tenpai), 2) as mean_live_waits_in_wall
+           round(avg(waits_in_dead_wall) filter (where is_tenpai), 2) as mean_waits_in_dead_wall
     from draw_outcomes where kind = 'exhaustive'
     """
 )

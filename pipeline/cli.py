@@ -26,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pipeline import __version__
 from pipeline.audit import run_audit
 from pipeline.cli_render import (
+    audit_markdown,
     render_audit,
     render_checks,
     render_ingest,
@@ -248,10 +249,13 @@ def compact_command(
 def audit_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the truth table (Markdown) instead.")] = False,
 ) -> None:
     """Compare every derived value with the server's label; exit 1 on any disagreement."""
     results = run_audit(connect(Warehouse(warehouse)))
-    if as_json:
+    if markdown:
+        sys.stdout.write(audit_markdown(results))
+    elif as_json:
         payload = {"checks": {name: r.to_json() for name, r in results.items()}}
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
     else:

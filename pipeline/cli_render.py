@@ -189,6 +189,26 @@ def render_checks(console: Console, results: dict[str, list[Violation]]) -> None
             console.print(f"  {v.game_id} round {v.round_idx}: {v.detail}", highlight=False)
 
 
+LOG_CLASSES = ("custom_rule", "converted", "edited", "tool_written")
+"""The audit's other log classes, in the truth table's column order (pipeline/sql/macros/log_class.sql)."""
+
+
+def audit_markdown(results: dict[str, CheckResult]) -> str:
+    """The truth table: a Markdown row per audit check with its agreement on the server-written standard-rule
+    logs (agree/total, share) and on each other log class (agree/total, '-' where it has none)."""
+
+    def cell(agree: int, total: int) -> str:
+        return f"{agree:,}/{total:,}" if total else "-"
+
+    header = ["check", "server-written, standard rules", "share", *(c.replace("_", " ") for c in LOG_CLASSES)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name, r in results.items():
+        share = f"{r.agree / r.total:.2%}" if r.total else "n/a"
+        others = [cell(*r.other_by_class.get(c, (0, 0))) for c in LOG_CLASSES]
+        lines.append("| " + " | ".join([f"`{name}`", cell(r.agree, r.total), share, *others]) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def render_audit(console: Console, results: dict[str, CheckResult]) -> None:
     """Print agree/total per audit check over server-written standard-rule logs, every disagreement, and the
     other log classes apart (log_class.sql)."""

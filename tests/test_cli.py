@@ -390,3 +390,14 @@ def test_ingest_format_forces_the_reader(tmp_path: Path) -> None:
     statuses = {row[0] for row in connect(Warehouse(tmp_path / "w")).execute("select status from manifest").fetchall()}
     assert statuses == {"not_a_log"}
     assert run("ingest", "-w", tmp_path / "w", "--format", "nope", sample).exit_code == 2
+
+
+def test_audit_markdown_is_the_truth_table(real_wh: Path) -> None:
+    result = run("audit", "-w", real_wh, "--markdown")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("| check | server-written, standard rules | share | custom rule | converted | edited |")
+    rows = {line.split(" | ")[0].strip("|` "): line.split(" | ") for line in lines[2:]}
+    assert set(rows) == set(sql_names("audit"))
+    agree, total = rows["points"][1].replace(",", "").split("/")
+    assert int(agree) == int(total) > 900 and rows["points"][2] == "100.00%"

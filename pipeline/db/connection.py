@@ -17,9 +17,9 @@ _PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_
 """How every staging file reads its table's part files (replaced by an empty table when there are none)."""
 
 
-READABLE_FACT_VERSIONS = ("1", "2", "3", "4")
+READABLE_FACT_VERSIONS = ("1", "2", "3", "4", "5")
 """Schema versions of fact tables this paipu reads besides the current one (2 made wins.fu nullable and added
-server_flags; 4 and 5 changed only derived tables)."""
+server_flags; 4, 5 and 6 changed only derived tables)."""
 
 
 def _require_current_schema(warehouse: Warehouse) -> None:

@@ -114,7 +114,7 @@ def draw_outcome_columns(
         "is_pure_karaten": pure,
         "waits_mask": masks,
         "live_waits_public": live_public,
-        "live_waits_actual": live_actual,
+        "waits_in_dead_wall": live_actual,  # the live wall is empty at the draw: the rest is in the dead wall
         "shown_matches_hand": _shown_matches(rounds, round_ids, seats, states.counts[rows]),
         "is_nagashi": nagashi_eligible(inputs.arrays, rounds.num_rows)[round_ids, seats],
         "is_nagashi_logged": (kind[round_ids] == "nagashi_mangan") & (draw_deltas[round_ids, seats] > 0),

@@ -42,7 +42,8 @@ DRAW_OUTCOMES = [
     col("is_pure_karaten", BOOL, "Every copy of every wait in the player's own closed hand"),
     col("waits_mask", I64, "Winning 34-kinds as bits at the draw"),
     col("live_waits_public", I16, "Winning tiles not visible to the player at the draw; null unless tenpai", True),
-    col("live_waits_actual", I16, "Winning tiles left in the wall at the draw; null unless tenpai", True),
+    col("waits_in_dead_wall", I16, "Winning tiles in no hand, pond, call or indicator at the draw: the live wall is "
+        "empty then, so they lie in the dead wall (a wait that is dead at the draw); null unless tenpai", True),
     col("shown_matches_hand", BOOL, "The shown hand equals the tracked closed hand; null when not shown", True),
     col("is_nagashi", BOOL, "Nagashi mangan by the ponds: discarded, only terminals and honors, none called"),
     col("is_nagashi_logged", BOOL, "The log pays this seat nagashi mangan (nm draw, score up)"),
@@ -140,7 +141,8 @@ KYUUSHU = [
     col("seat", I8, "Seat"),
     col("first_draw_event_idx", I32, "The seat's first draw of the round"),
     col("is_uninterrupted", BOOL, "No call, kan or kita happened before it"),
-    col("n_orphan_kinds", I8, "Distinct terminal and honor kinds in the 14 tiles after that draw"),
+    col("n_orphan_kinds", I8, "Distinct terminal and honor kinds among the seat's 13 dealt tiles and that drawn tile, "
+        "counted also when a call came first (is_uninterrupted false; a seat that called holds other tiles)"),
     col("is_eligible", BOOL, "Kyuushu kyuuhai could be declared: uninterrupted and 9+ kinds"),
     col("is_declared", BOOL, "Derived: the round stopped on that eligible draw without a win"),
     col("is_declared_logged", BOOL, "The log labels the round kyuushu kyuuhai and shows this seat's hand"),

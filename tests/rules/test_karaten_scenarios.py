@@ -29,7 +29,7 @@ SIMPLES = frozenset(k for k in range(27) if k % 9 not in (0, 8))
 
 OUTCOME = (
     "is_formal_tenpai", "is_tenpai", "is_tenpai_shown", "is_karaten", "is_pure_karaten",
-    "waits_mask", "live_waits_public", "live_waits_actual",
+    "waits_mask", "live_waits_public", "waits_in_dead_wall",
 )  # fmt: skip
 STATE = ("n_closed", "n_calls", "shanten", "waits_mask", "is_tenpai", "live_waits_public", "live_waits_actual",
          "is_karaten", "is_pure_karaten")  # fmt: skip
@@ -101,7 +101,7 @@ def test_pure_karaten_is_formal_tenpai_but_noten_by_tenhous_rule(tmp_path: Path)
     con = derived(tmp_path, game)
     assert outcome(con, 0) == {
         "is_formal_tenpai": True, "is_tenpai": False, "is_tenpai_shown": False, "is_karaten": True,
-        "is_pure_karaten": True, "waits_mask": bits(M1), "live_waits_public": 0, "live_waits_actual": 0,
+        "is_pure_karaten": True, "waits_mask": bits(M1), "live_waits_public": 0, "waits_in_dead_wall": 0,
     }  # fmt: skip
     assert state(con, 0) == {
         "n_closed": 13, "n_calls": 0, "shanten": 1, "waits_mask": bits(M1), "is_tenpai": True,
@@ -134,7 +134,7 @@ def test_waits_all_in_the_own_kan_are_tenpai_but_karaten(tmp_path: Path) -> None
     del got["is_tenpai_shown"]  # what the builder writes: see the next test
     assert got == {
         "is_formal_tenpai": True, "is_tenpai": True, "is_karaten": True, "is_pure_karaten": False,
-        "waits_mask": bits(M5), "live_waits_public": 0, "live_waits_actual": 0,
+        "waits_mask": bits(M5), "live_waits_public": 0, "waits_in_dead_wall": 0,
     }  # fmt: skip
 
 
@@ -161,7 +161,7 @@ def test_waits_all_visible_in_ponds_calls_and_dora_are_tenpai_and_karaten(tmp_pa
     assert (at_first["live_waits_public"], at_first["live_waits_actual"]) == (4 - 1, 4 - 1 - 1)
     assert outcome(con, 0) == {
         "is_formal_tenpai": True, "is_tenpai": True, "is_tenpai_shown": True, "is_karaten": True,
-        "is_pure_karaten": False, "waits_mask": bits(M3), "live_waits_public": 0, "live_waits_actual": 0,
+        "is_pure_karaten": False, "waits_mask": bits(M3), "live_waits_public": 0, "waits_in_dead_wall": 0,
     }  # fmt: skip
     assert tenpai_audit(con) == (4, 4, [])
 
@@ -174,7 +174,7 @@ def test_live_waits_at_the_draw_count_the_last_discard(tmp_path: Path) -> None:
     assert play_out(rnd, avoid={M3}, last="3m") == [0]  # seat 1 draws and discards the last 3m last
     con = derived(tmp_path, game)
     got = outcome(con, 0)
-    assert (got["live_waits_public"], got["live_waits_actual"], got["is_karaten"]) == (0, 0, True)
+    assert (got["live_waits_public"], got["waits_in_dead_wall"], got["is_karaten"]) == (0, 0, True)
 
 
 # ---- live waits -------------------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def test_live_waits_public_counts_tiles_in_other_hands_actual_does_not(tmp_path:
     dealt = state(con, 0)
     assert (dealt["live_waits_public"], dealt["live_waits_actual"]) == (8 - 1, 8 - 1 - 2)
     got = outcome(con, 0)
-    assert (got["live_waits_public"], got["live_waits_actual"]) == (8 - 2, 8 - 2 - 2)
+    assert (got["live_waits_public"], got["waits_in_dead_wall"]) == (8 - 2, 8 - 2 - 2)
     assert (got["is_tenpai"], got["is_karaten"], got["waits_mask"]) == (True, False, bits(M1, M4))
 
 
@@ -210,7 +210,7 @@ def test_two_sided_wait_live_counts_are_eight_minus_the_visible_copies(tmp_path:
     assert outcome(con, 0) == {
         "is_formal_tenpai": True, "is_tenpai": True, "is_tenpai_shown": True, "is_karaten": False,
         "is_pure_karaten": False, "waits_mask": bits(M1, M4),
-        "live_waits_public": 8 - visible_at_end, "live_waits_actual": 8 - visible_at_end,
+        "live_waits_public": 8 - visible_at_end, "waits_in_dead_wall": 8 - visible_at_end,
     }  # fmt: skip
 
 

@@ -100,6 +100,14 @@ def test_tenhou_written_documents_keep_their_log_id_and_labels(json_logs: Path) 
     assert (players[0]["n_disconnects"], players[0]["n_reconnects"]) == (1, 1)
 
 
+def test_the_log_ids_lobby_is_the_games_over_the_documents_lobby_field(json_logs: Path) -> None:
+    # ref 2018020420gm-0001-14423-3290b527 with "lobby": 0 in the document: a game of lobby 14423, not the public one
+    format6 = "tenhou-json/pantheon/Mimir/tests/helpers/onlineLog/testdata/format6"
+    game = read_one(json_logs, f"{format6}/doubleron_and_honba.json")
+    (row,) = rows(game, "games")
+    assert (row["game_id"], row["lobby"], row["room"]) == ("2018020420gm-0001-14423-3290b527", 14423, "private")
+
+
 def test_converted_majsoul_game_is_marked_third_party(json_logs: Path) -> None:
     game = read_one(json_logs, "tenhou-json/MajsoulPaipuConvert/tests/fixtures/sample_tenhou.json")
     (row,) = rows(game, "games")

@@ -15,11 +15,11 @@ games
     ``started_at``/``year``: from the Tenhou log id (``ref`` or file name); else the time a converter
     put in ``title[1]`` (Unix seconds or an HTTP date, read as Japan time); else null.
     ``rule_code``: from the log id; without one, built from ``rule.disp`` and the ``aka`` flags (vs humans
-    assumed; a Mahjong Soul label has no Tenhou room bits). ``lobby``: the ``lobby`` field, else the log
-    id's lobby part, else null. ``room``: Tenhou's rooms; Mahjong Soul labels give bronze, silver, gold,
-    jade, throne or tournament; 'unknown' otherwise. ``is_custom_rule``: also true for documents without a
-    Tenhou log id (their rules are not known to be Tenhou's). ``has_red_fives``: the tiles win over a rule
-    label that contradicts them (quirk ``red_fives_contradict_rule``).
+    assumed; a Mahjong Soul label has no Tenhou room bits). ``lobby``: the log id's lobby part, else the
+    ``lobby`` field, else null. ``room``: Tenhou's rooms ('private' in a lobby other than 0); Mahjong Soul
+    labels give bronze, silver, gold, jade, throne or tournament; 'unknown' otherwise. ``is_custom_rule``:
+    also true for documents without a Tenhou log id (their rules are not known to be Tenhou's).
+    ``has_red_fives``: the tiles win over a rule label that contradicts them (quirk ``red_fives_contradict_rule``).
     ``log_quirks``/``is_server_log``: ``third_party_json`` (no Tenhou log id: converted or hand-made),
     ``win_without_score``, ``draw_tenpai_unrecorded``, ``dora_count_mismatch``,
     ``red_fives_contradict_rule`` all make ``is_server_log`` false. A document whose rule label names a

@@ -12,7 +12,7 @@ from typing import Any
 
 from pipeline.sources.majsoul.ruleset import MajsoulRules
 from pipeline.sources.tenhou_json.codes import dan_index, rule_code_from_disp
-from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule
+from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule, room_of
 from pipeline.sources.tenhou_xml.parser import log_id_from_path, started_at
 
 _TENHOU_ID = re.compile(r"^(\d{10})gm-([0-9a-f]{4})-(\d{4,5})-([0-9a-f]{8})$")
@@ -109,9 +109,11 @@ def _seats_dealt(doc: dict[str, Any]) -> int:
     return sum(bool(first[4 + 3 * seat]) for seat in range((len(first) - 5) // 3))
 
 
-def _room(disp: str, rules: RuleFlags, is_tenhou: bool) -> str:
+def _room(disp: str, rules: RuleFlags, is_tenhou: bool, lobby: int | None) -> str:
+    """games.room: Tenhou's by the rule bits and lobby (tenhou_xml.codes.room_of), a Mahjong Soul room by the
+    label, else 'unknown'."""
     if is_tenhou or any(c in disp[:2] for c in "般上特鳳"):
-        return rules.room
+        return room_of(rules.room, lobby)
     for label, room in _MAJSOUL_ROOMS.items():
         if label in disp:
             return room
@@ -163,13 +165,12 @@ def read_header(doc: dict[str, Any], source_file: str) -> Header:
     contradicted = seen is not None and seen != rules.has_red_fives
     if contradicted:
         rules = replace(rules, has_red_fives=bool(seen))
-    lobby = doc.get("lobby")
-    if not isinstance(lobby, int):
-        lobby = int(id_match.group(3)) if id_match else None
+    # the log id's lobby is the game's; a document's own ``lobby`` field only stands in for a missing id
+    lobby = int(id_match.group(3)) if id_match else doc.get("lobby") if isinstance(doc.get("lobby"), int) else None
     print_fp = fingerprint(doc)
     game_id = log_id or other_log_id(doc) or "fp-" + print_fp
     when = started_at(log_id) if log_id else _time_from_title(doc.get("title"))
-    room = _room(disp, rules, bool(id_match))
+    room = _room(disp, rules, bool(id_match), lobby)
     quirks = _rule_quirks(disp, rules, bool(id_match))
     return Header(game_id, print_fp, log_id, when, rules, room, lobby, bool(id_match), contradicted, quirks)
 
