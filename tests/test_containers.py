@@ -252,11 +252,15 @@ def write_database(path: Path, table: str, columns: tuple[str, str], rows: dict[
 
 
 def check_database(path: Path, xml: dict[str, bytes], stored: dict[str, object], broken: str) -> None:
-    """Every row with content is one member 'logs/<id>', in id order; logs decompressed and parsed."""
+    """Every row is one member 'logs/<id>', in id order; logs decompressed and parsed; a row without a log (null
+    or empty) is pending."""
     assert is_container(path)
     found = read_all(path)
     readable = {k: v for k, v in stored.items() if v and k != broken}
-    assert list(found) == [f"logs/{k}" for k in sorted(k for k, v in stored.items() if v)]
+    assert list(found) == [f"logs/{k}" for k in sorted(stored)]
+    for log_id in (k for k, v in stored.items() if not v):
+        assert isinstance(found[f"logs/{log_id}"], containers.PendingError), found[f"logs/{log_id}"]
+        assert_names_error(found[f"logs/{log_id}"], path, f"logs/{log_id}")
     for log_id in readable:
         expected = NOT_A_LOG if log_id == NOT_A_LOG_ID else xml[log_id]
         assert found[f"logs/{log_id}"] == expected

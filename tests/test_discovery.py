@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
 from pipeline import __version__
-from pipeline.containers import SEPARATOR
+from pipeline.containers import SEPARATOR, Entry, SkippedError
 from pipeline.ingest import _batches
 from pipeline.known_files import KnownFiles
 from pipeline.reading import KnownFile, discover_files, discover_paths
@@ -34,22 +35,100 @@ def test_files_come_sorted_folder_by_folder_with_their_sizes(tmp_path: Path) -> 
 
 def test_hidden_entries_are_skipped_and_a_file_given_twice_is_listed_once(tmp_path: Path) -> None:
     kept = write(tmp_path / "in" / "log.xml", b"x")
+    inner = write(tmp_path / "in" / "sub" / "log.xml", b"y")
     write(tmp_path / "in" / ".hidden.xml", b"x")
     write(tmp_path / "in" / ".cache" / "log.xml", b"x")
-    found = discover_files([tmp_path / "in", kept, tmp_path / "in" / "." / "log.xml"])
-    assert [e.name for e in found] == [str(kept)]
+    given_twice = [tmp_path / "in", kept, tmp_path / "in" / "." / "log.xml"]
+    for paths in (given_twice, [tmp_path / "in" / "sub", tmp_path / "in"]):
+        found = discover_files(paths)
+        assert [e.name for e in found] == [str(kept), str(inner)]  # a folder inside another is walked once
+
+
+def skip_reasons(found: list[Entry]) -> dict[str, str]:
+    """Entry name -> the reason of each entry that is not read (its reading raises SkippedError)."""
+    reasons = {}
+    for entry in found:
+        try:
+            entry.read()
+        except SkippedError as exc:
+            reasons[entry.name] = str(exc)
+    return reasons
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links on this system")
-def test_a_link_to_a_file_is_a_file_and_a_link_to_a_folder_is_not_walked(tmp_path: Path) -> None:
+def test_links_out_of_the_inputs_and_to_folders_are_skipped_rows_and_links_inside_are_followed(tmp_path: Path) -> None:
     target = write(tmp_path / "elsewhere" / "log.xml", b"abc")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "in" / "linked.xml").symlink_to(target)
-    (tmp_path / "in" / "folder").symlink_to(target.parent, target_is_directory=True)
-    (tmp_path / "in" / "broken.xml").symlink_to(tmp_path / "missing.xml")
+    inside = write(tmp_path / "in" / "sub" / "real.xml", b"12")
+    links = {
+        "linked.xml": target,  # out of the inputs
+        "folder": target.parent,  # out of the inputs
+        "inner.xml": inside,  # inside: followed
+        "inner-folder": inside.parent,  # inside: its files are read where they are
+        "broken.xml": tmp_path / "missing.xml",
+    }
+    for name, to in links.items():
+        (tmp_path / "in" / name).symlink_to(to, target_is_directory=to.is_dir())
     found = discover_files([tmp_path / "in"])
-    assert [(e.name, e.size) for e in found] == [(str(tmp_path / "in" / "linked.xml"), 3)]
-    assert found[0].read() == b"abc"
+    named = {Path(e.name).name: e for e in found}
+    assert sorted(named) == sorted([*links, "real.xml"])  # every input is an entry
+    assert named["inner.xml"].read() == b"12" and named["real.xml"].read() == b"12"
+    reasons = {Path(name).name: why for name, why in skip_reasons(found).items()}
+    assert sorted(reasons) == ["broken.xml", "folder", "inner-folder", "linked.xml"]
+    assert "a link out of the inputs" in reasons["linked.xml"] and str(target) in reasons["linked.xml"]
+    assert "a link out of the inputs" in reasons["folder"]
+    assert "a link to a folder inside the inputs" in reasons["inner-folder"]
+    assert "a dangling link" in reasons["broken.xml"]
+    for name, why in skip_reasons(found).items():
+        assert why.startswith(name + ": "), why
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links on this system")
+def test_links_are_followed_out_of_the_inputs_when_asked_and_a_loop_ends(tmp_path: Path) -> None:
+    write(tmp_path / "elsewhere" / "log.xml", b"abc")
+    write(tmp_path / "in" / "a.xml", b"1")
+    (tmp_path / "in" / "out").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "in" / "up").symlink_to(tmp_path, target_is_directory=True)  # the inputs' parent: a loop
+    (tmp_path / "in" / "self.xml").symlink_to(tmp_path / "in" / "self.xml")  # a link to itself
+    found = discover_files([tmp_path / "in"], follow_links=True)
+    readable = {e.name: e.read() for e in found if e.name not in skip_reasons(found)}
+    assert readable[str(tmp_path / "in" / "out" / "log.xml")] == b"abc"
+    assert readable[str(tmp_path / "in" / "a.xml")] == b"1"
+    reasons = skip_reasons(found)
+    assert "a link loop" in reasons[str(tmp_path / "in" / "self.xml")]
+    assert sorted(readable.values()) == [b"1", b"abc"]  # the loop back into the inputs ends: each file once
+    assert len(found) == len(readable) + len(reasons) == 3
+    unfollowed = skip_reasons(discover_files([tmp_path / "in"]))
+    assert {Path(name).name for name in unfollowed} == {"out", "up", "self.xml"}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_a_skipped_entry_and_never_opened_for_reading(tmp_path: Path) -> None:
+    kept = write(tmp_path / "in" / "log.xml", b"x")
+    os.mkfifo(tmp_path / "in" / "pipe.mjlog")  # opening it to read would block until a writer comes
+    found = discover_files([tmp_path / "in"])
+    assert [e.name for e in found] == [str(kept), str(tmp_path / "in" / "pipe.mjlog")]
+    assert skip_reasons(found) == {str(tmp_path / "in" / "pipe.mjlog"): f"{tmp_path / 'in' / 'pipe.mjlog'}: a FIFO, "
+                                   "not a regular file: not read"}  # fmt: skip
+    (given,) = discover_files([tmp_path / "in" / "pipe.mjlog"])  # named on the command line
+    assert "a FIFO" in skip_reasons([given])[given.name]
+
+
+def test_a_folder_that_cannot_be_listed_is_a_skipped_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "in" / "a.xml", b"1")
+    locked = tmp_path / "in" / "locked"
+    write(locked / "b.xml", b"2")
+    listing = os.scandir
+
+    def scandir(path: str) -> Iterator[os.DirEntry]:  # what chmod 000 does, even when running as root
+        if path == str(locked):
+            raise PermissionError(13, "Permission denied", path)
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    found = discover_files([tmp_path / "in"])
+    assert [e.name for e in found] == [str(tmp_path / "in" / "a.xml"), str(locked)]
+    assert skip_reasons(found) == {str(locked): f"{locked}: the folder cannot be listed (Permission denied): "
+                                   "its files are not read"}  # fmt: skip
 
 
 def test_a_container_is_listed_member_by_member(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """Read a file's bytes into Mahjong Soul documents: a game head (when the file has one) and its records.
 
-Accepted forms (xz-compressed or not; ingest removes gzip):
+Accepted forms (xz-compressed or not; the ingest removes gzip and xz, within its size limit):
 
 * JSON ``{"head": RecordGame, "data": {"records": [...]}}`` (also ``"records"``/``"actions"`` at the top,
   ``"data"`` as a list of records, or ``"data"`` as base64 of the binary form), or a list of such documents;
@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import lzma
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import NotALogError, ParseError
+from pipeline.limits import DEFAULT_LIMITS, TooLargeError, unxz
+from pipeline.sources import json_text
 from pipeline.sources.majsoul import wire
 from pipeline.sources.majsoul.codes import RECORD_KINDS, short_name
 
@@ -101,26 +102,37 @@ def _snake_keys(value: Any) -> Any:
     return value
 
 
-def read_documents(data: bytes, source_file: str) -> list[Document]:
-    """Return the documents of a file (see the module docstring).
+def read_documents(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMITS.max_bytes) -> list[Document]:
+    """Return the documents of a file (see the module docstring); xz is decompressed in chunks up to
+    ``max_bytes``.
 
     Raises NotALogError when the bytes are not Mahjong Soul records, ParseError when they are but
-    cannot be read (malformed JSON, protobuf, base64 or xz)."""
+    cannot be read (malformed or non-strict JSON, protobuf, base64 or xz; TooLargeError past ``max_bytes``)."""
     if not looks_like(data):
         raise NotALogError(f"{source_file}: not Mahjong Soul records (no RecordNewRound, no game head)")
     if data.startswith(XZ_MAGIC):
-        try:
-            data = lzma.decompress(data)
-        except lzma.LZMAError as exc:
-            raise ParseError(f"{source_file}: corrupt xz data ({exc})") from None
+        data = _unxz(data, source_file, max_bytes)
     text = data.removeprefix(b"\xef\xbb\xbf").lstrip()
     if text[:1] not in (b"{", b"["):
         return [_binary_document(data, source_file)]
     try:
-        value = _snake_keys(json.loads(text.decode("utf-8")))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        value = _snake_keys(json_text.loads(text.decode("utf-8")))
+    except ValueError as exc:  # UnicodeDecodeError included
         raise ParseError(f"{source_file}: malformed JSON ({exc})") from None
+    except RecursionError:  # _snake_keys, on a value nested about as deep as json reads
+        raise ParseError(f"{source_file}: malformed JSON (nested too deep to be read)") from None
     return _documents(value, source_file)
+
+
+def _unxz(data: bytes, source_file: str, max_bytes: int) -> bytes:
+    """xz data decompressed within ``max_bytes`` (a cut stream gives what it holds); raises ParseError naming
+    the file."""
+    try:
+        return unxz(data, max_bytes)
+    except TooLargeError as exc:
+        raise TooLargeError(f"{source_file}: {exc.message}") from None
+    except (lzma.LZMAError, EOFError) as exc:
+        raise ParseError(f"{source_file}: corrupt xz data ({exc})") from None
 
 
 def _is_record(item: Any) -> bool:

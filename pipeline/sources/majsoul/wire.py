@@ -177,6 +177,8 @@ def decode(message: str, data: bytes) -> dict[str, Any]:
         values = _value(type_, wire, raw)
         if repeated:
             out.setdefault(name, []).extend(values)
-        else:
+        elif values:
             out[name] = values[-1]
+        else:  # an empty packed run where one value is due
+            raise ParseError(f"protobuf field {name} of type {type_} holds no value")
     return out

@@ -8,12 +8,12 @@ at ``start_game``; events before the first one are a game of their own (a stream
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import NotALogError, ParseError
+from pipeline.sources import json_text
 
 _HEAD = re.compile(rb'"type"\s*:\s*"start_(?:game|kyoku)"')
 
@@ -47,19 +47,19 @@ def _decode(data: bytes, source_file: str) -> str:
 
 def _values(text: str, source_file: str) -> list[Any]:
     """The JSON values of the text: one per non-empty line (read as one JSON array, the fast path),
-    else the whole text as one value."""
+    else the whole text as one value (strict JSON: see json_text). Raises ParseError naming the file."""
     lines = [line for line in text.splitlines() if line.strip()]
     try:
-        return json.loads("[" + ",".join(lines) + "]")
-    except json.JSONDecodeError:
+        return json_text.loads("[" + ",".join(lines) + "]")
+    except ValueError:
         pass
     try:
-        return [json.loads(line) for line in lines]
-    except json.JSONDecodeError as exc:
+        return [json_text.loads(line) for line in lines]
+    except ValueError as exc:
         line_error = exc
     try:
-        return [json.loads(text)]
-    except json.JSONDecodeError:
+        return [json_text.loads(text)]
+    except ValueError:
         raise ParseError(f"{source_file}: malformed JSON line ({line_error})") from None
 
 

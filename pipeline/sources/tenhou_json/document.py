@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from pipeline.errors import NotALogError, ParseError
+from pipeline.sources import json_text
 
 _HEAD = re.compile(rb'"log"\s*:\s*\[\s*\[\s*\[')
 _BOMS = (b"\xef\xbb\xbf",)
@@ -35,11 +36,12 @@ def _decode_text(data: bytes, source_file: str) -> str:
 
 
 def _loads(text: str) -> list[Any]:
-    """Parse one JSON value or, failing that, one value per non-empty line."""
+    """Parse one JSON value or, failing that, one value per non-empty line (strict JSON: see json_text); raises
+    ValueError."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        value = json_text.loads(text)
+    except ValueError:
+        return [json_text.loads(line) for line in text.splitlines() if line.strip()]
     return value if isinstance(value, list) and value and isinstance(value[0], dict) else [value]
 
 
@@ -53,7 +55,7 @@ def read_documents(data: bytes, source_file: str) -> list[dict[str, Any]]:
         raise NotALogError(f'{source_file}: not a tenhou.net/6 JSON log (no "log" list of rounds)')
     try:
         values = _loads(_decode_text(data, source_file))
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:
         raise ParseError(f"{source_file}: malformed JSON ({exc})") from None
     documents = [v for v in values if isinstance(v, dict) and "log" in v]
     if not documents:
