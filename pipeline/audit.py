@@ -4,7 +4,8 @@ Each query in ``pipeline/sql/audit`` returns one row per compared value (check_n
 round_idx, seat, derived, logged, agrees). Agreement figures cover standard-rule games written by
 the server; the other classes of log (custom-rule lobbies, converted, edited, tool-written: the
 ``log_class`` macro, pipeline/sql/macros/log_class.sql) are counted apart, each by its class
-(``other_logs``), since their labels follow other rules or cannot be trusted.
+(``other_logs``), since their labels follow other rules or cannot be trusted. Every check compares a derived
+value: in a warehouse holding games without their derived tables, no check is run and each says NOT_DERIVED.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import duckdb
 
 from pipeline.db import load_sql, sql_names
+from pipeline.statistics import NOT_DERIVED
 
 SERVER_WRITTEN = "server_written"
 """The log class every check must agree on (log_class.sql)."""
@@ -39,9 +41,14 @@ class CheckResult:
     other_disagreements: list[dict[str, Any]] = field(default_factory=list)
     other_by_class: dict[str, list[int]] = field(default_factory=dict)
     """Per other log class: [agree, total]."""
+    note: str | None = None
+    """Why the check was not run (NOT_DERIVED); None for a check that ran."""
 
     def to_json(self) -> dict[str, Any]:
-        """The object printed by ``paipu audit --json`` for this check."""
+        """The object printed by ``paipu audit --json`` for this check: its counts (null when it was not run),
+        disagreements, the other logs' counts, and ``note`` (null, or why it was not run)."""
+        if self.note is not None:
+            return {"agree": None, "total": None, "disagreements": [], "other_logs": None, "note": self.note}
         return {
             "agree": self.agree,
             "total": self.total,
@@ -52,11 +59,15 @@ class CheckResult:
                 "disagreements": self.other_disagreements,
                 "by_class": {name: {"agree": a, "total": t} for name, (a, t) in sorted(self.other_by_class.items())},
             },
+            "note": None,
         }
 
 
-def run_audit(con: duckdb.DuckDBPyConnection) -> dict[str, CheckResult]:
-    """Run every audit query; return check name -> CheckResult."""
+def run_audit(con: duckdb.DuckDBPyConnection, derived: bool = True) -> dict[str, CheckResult]:
+    """Run every audit query; return check name -> CheckResult. With ``derived`` false (the warehouse holds games
+    without derived tables: see statistics.underived_parts), none is run: each result says NOT_DERIVED."""
+    if not derived:
+        return {name: CheckResult(note=NOT_DERIVED) for name in sql_names("audit")}
     results: dict[str, CheckResult] = {}
     for name in sql_names("audit"):
         result = CheckResult()

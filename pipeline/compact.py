@@ -36,6 +36,7 @@ from pipeline.derive.run import stale_parts
 from pipeline.errors import WarehouseError
 from pipeline.executors import executor, ordered
 from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, arrow_schema
+from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import AtomicParquetWriter, read_part, remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
@@ -120,43 +121,44 @@ def compact(
     killed run left staged. Raises WarehouseError when there is no warehouse or a part cannot be read or
     written (the runs published before stay, the ones in flight are finished or rolled back).
     """
-    if max_games < 1:
-        raise ValueError(f"max_games must be at least 1, not {max_games}")
-    if not warehouse.exists():
-        raise WarehouseError(f"no warehouse at {warehouse.root} (run `paipu ingest` first)")
-    root = warehouse.root
-    recover(root)  # finish or discard what a killed run left staged
-    remove_orphaned_temp_files(root)
-    tables = (*TABLES, *DERIVED_TABLES)
-    report = CompactReport(parts_before={t: len(warehouse.table_files(t)) for t in tables})
-    stale = set(stale_parts(warehouse))
-    games_root = root / "games"
-    partitions: dict[Path, list[tuple[str, int]]] = {}
-    for part in warehouse.table_files("games"):
-        n_games, schema_version = _games_footer(part)
-        if schema_version in CURRENT_FACT_VERSIONS and part not in stale:
-            partitions.setdefault(part.parent.relative_to(games_root), []).append((part.name, n_games))
-        elif 2 * n_games < max_games:  # a small part left alone: say why
-            if schema_version not in CURRENT_FACT_VERSIONS:
-                report.old_schema += 1
-            else:
-                report.underived += 1
-    runs = [
-        MergeJob(root, folder, tuple(run))
-        for folder, parts in sorted(partitions.items())
-        for run in plan_runs(parts, max_games)
-    ]
-    try:
-        with executor(workers, None, len(runs)) as pool:
-            for done, moved in enumerate(ordered(pool, merge_run, runs), start=1):
-                report.games_moved += moved
-                report.runs += 1
-                if on_run:
-                    on_run(done, len(runs))
-    finally:
-        remove_empty_staging(root)
-    report.parts_after = {t: len(warehouse.table_files(t)) for t in tables}
-    return report
+    with warehouse_lock(warehouse.root, "compact"):  # one writer at a time
+        if max_games < 1:
+            raise ValueError(f"max_games must be at least 1, not {max_games}")
+        if not warehouse.exists():
+            raise WarehouseError(f"no warehouse at {warehouse.root} (run `paipu ingest` first)")
+        root = warehouse.root
+        recover(root)  # finish or discard what a killed run left staged
+        remove_orphaned_temp_files(root)
+        tables = (*TABLES, *DERIVED_TABLES)
+        report = CompactReport(parts_before={t: len(warehouse.table_files(t)) for t in tables})
+        stale = set(stale_parts(warehouse))
+        games_root = root / "games"
+        partitions: dict[Path, list[tuple[str, int]]] = {}
+        for part in warehouse.table_files("games"):
+            n_games, schema_version = _games_footer(part)
+            if schema_version in CURRENT_FACT_VERSIONS and part not in stale:
+                partitions.setdefault(part.parent.relative_to(games_root), []).append((part.name, n_games))
+            elif 2 * n_games < max_games:  # a small part left alone: say why
+                if schema_version not in CURRENT_FACT_VERSIONS:
+                    report.old_schema += 1
+                else:
+                    report.underived += 1
+        runs = [
+            MergeJob(root, folder, tuple(run))
+            for folder, parts in sorted(partitions.items())
+            for run in plan_runs(parts, max_games)
+        ]
+        try:
+            with executor(workers, None, len(runs)) as pool:
+                for done, moved in enumerate(ordered(pool, merge_run, runs), start=1):
+                    report.games_moved += moved
+                    report.runs += 1
+                    if on_run:
+                        on_run(done, len(runs))
+        finally:
+            remove_empty_staging(root)
+        report.parts_after = {t: len(warehouse.table_files(t)) for t in tables}
+        return report
 
 
 def _games_footer(part: Path) -> tuple[int, str]:

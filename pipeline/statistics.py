@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from fnmatch import fnmatchcase
+from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from pipeline.db import load_sql, sql_names
+from pipeline.store.warehouse import Warehouse
 
 GROUPINGS = ("all", "room", "year", "source", "length", "player")
 """Values of ``--by``: one group, or per room / year / source format / table length (hanchan or tonpuu) / player
@@ -17,6 +19,24 @@ GROUPINGS = ("all", "room", "year", "source", "length", "player")
 
 MARTS = ("round_outcomes", "seat_outcomes", "tenpai_at_draw", "rules_rates", "score_distributions")
 """The marts ``paipu stats`` runs, in the order it prints them (every file of pipeline/sql/marts)."""
+
+DERIVED_MARTS: dict[str, tuple[str, ...]] = {
+    "seat_outcomes": ("seat_win_rate", "deal_in_rate", "riichi_rate", "call_rate", "average_win_points"),
+    "tenpai_at_draw": ("tenpai_at_draw_rate", "tenpai_share_*"),
+    "rules_rates": (
+        "furiten_passes_per_round", "furiten_passes_with_yaku_per_round", "furiten_passes_without_yaku_per_round",
+        "furiten_passes_with_yaku_share", "riichi_in_furiten_rate", "tsumo_in_furiten_rate",
+        "karaten_share_of_tenpai_at_draw", "pure_karaten_at_draw_rate", "kyuushu_eligible_rate",
+        "kyuushu_declared_rate",
+    ),
+    "score_distributions": ("fu_share_*", "han_share_*"),
+}  # fmt: skip
+"""The marts that read derived tables (written by ``paipu derive``), with the statistics each gives (fnmatch
+patterns where the members of a family depend on the data). In a warehouse not derived they are reported as not
+derived, never as the zeros their empty inputs would give."""
+
+NOT_DERIVED = "not derived: run `paipu derive`"
+"""What a statistic or audit check says when the warehouse holds games without their derived tables."""
 
 NOT_PROPORTIONS = frozenset(
     {
@@ -70,16 +90,18 @@ def wilson_interval(numerator: int, denominator: int, z: float = Z_95) -> tuple[
 @dataclass(frozen=True)
 class Stat:
     """One statistic of one group: a count ratio with its definition and, for a proportion, its 95%
-    Wilson interval (ci_low, ci_high; null otherwise)."""
+    Wilson interval (ci_low, ci_high; null otherwise). ``note`` says why a statistic has no value (NOT_DERIVED:
+    its numerator, denominator and value are then null); None for a measured one."""
 
     name: str
     group: dict[str, Any] | None
-    numerator: int
-    denominator: int
+    numerator: int | None
+    denominator: int | None
     value: float | None
     definition: str
     ci_low: float | None = None
     ci_high: float | None = None
+    note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON object printed by ``paipu stats --json``."""
@@ -112,9 +134,34 @@ def mart_stats(con: duckdb.DuckDBPyConnection, mart: str, by: str = "all", group
     return _stats(rows, by)
 
 
-def all_stats(con: duckdb.DuckDBPyConnection, by: str = "all", group: str | None = None) -> list[Stat]:
-    """Return the statistics of every mart (MARTS, in order), grouped by ``by``, or one group's only."""
-    return [stat for mart in MARTS for stat in mart_stats(con, mart, by, group)]
+def all_stats(
+    con: duckdb.DuckDBPyConnection, by: str = "all", group: str | None = None, derived: bool = True
+) -> list[Stat]:
+    """Return the statistics of every mart (MARTS, in order), grouped by ``by``, or one group's only. With
+    ``derived`` false (the warehouse holds games without derived tables: see underived_parts), the marts of
+    DERIVED_MARTS are not run: each of their statistics is one ungrouped Stat saying NOT_DERIVED."""
+    stats: list[Stat] = []
+    for mart in MARTS:
+        if not derived and mart in DERIVED_MARTS:
+            stats.extend(not_derived_stats(mart))
+        else:
+            stats.extend(mart_stats(con, mart, by, group))
+    return stats
+
+
+def not_derived_stats(mart: str) -> list[Stat]:
+    """Return the statistics of a mart of DERIVED_MARTS as not derived: one Stat per name (or name pattern) with
+    no group, null counts and value, and the note NOT_DERIVED."""
+    definition = f"computed from the derived tables (pipeline/sql/marts/{mart}.sql)"
+    return [Stat(name, None, None, None, None, definition, note=NOT_DERIVED) for name in DERIVED_MARTS[mart]]
+
+
+def underived_parts(warehouse: Warehouse) -> list[Path]:
+    """Return the games parts of ``warehouse`` that have no derived tables (never derived: ingested with
+    ``--no-derive``, or by a derive cut short); every derived part has a hand_states part (every game deals)."""
+    games = warehouse.root / "games"
+    hands = warehouse.root / "hand_states"
+    return [part for part in warehouse.table_files("games") if not (hands / part.relative_to(games)).is_file()]
 
 
 def has_player(con: duckdb.DuckDBPyConnection, name: str) -> bool:

@@ -22,6 +22,7 @@ from pipeline.derive.inputs import PartTables, game_slices, part_tables, read_in
 from pipeline.derive.tables import derive_part
 from pipeline.executors import executor, ordered
 from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, arrow_schema, to_arrow
+from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import AtomicParquetWriter
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
 from pipeline.store.warehouse import Warehouse
@@ -62,22 +63,23 @@ def derive(
     part's derived tables are published together. ``on_part(n_games)`` is called after each part. Raises
     WarehouseError when a part cannot be read or written.
     """
-    recover(warehouse.root)
-    games_root = warehouse.root / "games"
-    todo = sorted(parts) if parts is not None else warehouse.table_files("games")
-    report = DeriveReport(rows=dict.fromkeys(DERIVED_TABLES, 0))
-    jobs = [DeriveJob(warehouse.root, part.relative_to(games_root), uuid.uuid4().hex) for part in todo]
-    with executor(workers, scheduler, len(jobs)) as pool:
-        for job, (n_games, rows) in zip(jobs, ordered(pool, run_derive_job, jobs), strict=True):
-            Transaction(warehouse.root, job.name).commit()
-            for table, n in rows.items():
-                report.rows[table] += n
-            report.parts += 1
-            if on_part:
-                on_part(n_games)
-    remove_empty_staging(warehouse.root)
-    _drop_orphans(warehouse)
-    return report
+    with warehouse_lock(warehouse.root, "derive"):  # one writer at a time (reentrant: ingest may hold it)
+        recover(warehouse.root)
+        games_root = warehouse.root / "games"
+        todo = sorted(parts) if parts is not None else warehouse.table_files("games")
+        report = DeriveReport(rows=dict.fromkeys(DERIVED_TABLES, 0))
+        jobs = [DeriveJob(warehouse.root, part.relative_to(games_root), uuid.uuid4().hex) for part in todo]
+        with executor(workers, scheduler, len(jobs)) as pool:
+            for job, (n_games, rows) in zip(jobs, ordered(pool, run_derive_job, jobs), strict=True):
+                Transaction(warehouse.root, job.name).commit()
+                for table, n in rows.items():
+                    report.rows[table] += n
+                report.parts += 1
+                if on_part:
+                    on_part(n_games)
+        remove_empty_staging(warehouse.root)
+        _drop_orphans(warehouse)
+        return report
 
 
 def run_derive_job(job: DeriveJob) -> tuple[int, dict[str, int]]:
