@@ -25,6 +25,7 @@ import pyarrow as pa
 from pipeline.db import connect, load_sql, sql_names
 from pipeline.schema import ALL_TABLES
 from pipeline.statistics import GROUPINGS, all_stats, player_stats
+from pipeline.store.published import generation, reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
 if TYPE_CHECKING:  # polars is optional: imported only when asked for
@@ -67,13 +68,23 @@ class PaipuWarehouse:
 
     def __init__(self, root: Path | str = DEFAULT_WAREHOUSE) -> None:
         self.warehouse = Warehouse(root)
+        self._generation = generation(self.warehouse.root)
         self.con: duckdb.DuckDBPyConnection = connect(self.warehouse)
 
+    def _current(self) -> duckdb.DuckDBPyConnection:
+        """The connection, opened again when a batch was published since it was (call under ``reading``)."""
+        now = generation(self.warehouse.root)
+        if now != self._generation:
+            self.con, self._generation = connect(self.warehouse), now
+        return self.con
+
     def sql(self, query: str, params: dict[str, Any] | None = None, as_: Result = "pandas") -> Frame:
-        """Run a query (``$name`` parameters) over the views; return pandas (default), Arrow or Polars."""
+        """Run a query (``$name`` parameters) over the views; return pandas (default), Arrow or Polars. The query
+        sees whole published batches only, the latest ones included (pipeline.store.published)."""
         if as_ not in RESULTS:  # before running the query
             raise ValueError(f"as_ must be one of {', '.join(RESULTS)}, not {as_!r}")
-        return convert(self.con.sql(query, params=params or None).to_arrow_table(), as_)
+        with reading(self.warehouse.root):
+            return convert(self._current().sql(query, params=params or None).to_arrow_table(), as_)
 
     def view(self, name: str, as_: Result = "pandas") -> Frame:
         """Return a whole view (games, rounds, events, hand_states, ...); raises KeyError for another name."""
@@ -94,7 +105,9 @@ class PaipuWarehouse:
         """Return every mart's statistics as ``paipu stats`` prints them (name, group, numerator, denominator,
         value, definition, ci_low, ci_high; group as group_value), grouped by ``by``, or one player's profile.
         Raises ValueError for ``by``, KeyError for a player name no stored game has."""
-        stats = all_stats(self.con, by) if player is None else player_stats(self.con, player)
+        with reading(self.warehouse.root):
+            con = self._current()
+            stats = all_stats(con, by) if player is None else player_stats(con, player)
         columns = {
             "name": pa.array([s.name for s in stats], pa.string()),
             "group_value": pa.array([None if s.group is None else [*s.group.values()][0] for s in stats], pa.string()),

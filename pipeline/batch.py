@@ -24,6 +24,7 @@ from pipeline.dedup import GameCopy, best_copies, id_layers
 from pipeline.derive.inputs import PartTables
 from pipeline.derive.run import derive_staged
 from pipeline.errors import SchemaError
+from pipeline.invariants import failing_games
 from pipeline.reading import FileResult, KnownFile, read_entry
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import concat_buffers
@@ -99,13 +100,8 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, dict[Path, Pa
         unchanged += 1
         if entry.mtime_ns is not None and entry.mtime_ns != job.known[entry.name].mtime_ns:
             restamped[entry.name] = entry.mtime_ns
-    warehouse = Warehouse(job.root)
-    try:
-        staged, written = _write(warehouse, results, txn)
-    except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
-        txn.abort()  # what was staged before the failure
-        _quarantine_unstorable(results)
-        staged, written = _write(warehouse, results, txn)
+    _check_every_copy(results)
+    staged, written = _write(Warehouse(job.root), results, txn)
     for result in results:
         result.games = [GameCopy.of(game) for game in result.games]  # the rows stay behind, staged
     return BatchOutcome(job.name, results, staged, unchanged, restamped), written
@@ -144,6 +140,25 @@ def _quarantine_unstorable(results: list[FileResult]) -> None:
             if result.status == "quarantined":
                 result.games = []
                 break
+
+
+def _check_every_copy(results: list[FileResult]) -> None:
+    """Quarantine the files holding a game whose values do not fit their columns, or that fails an invariant
+    check (pipeline.invariants): every copy read is checked, not only the one stored, so a file's status does
+    not depend on which other copies share its batch."""
+    games = [game for result in results for game in result.games]
+    try:
+        failing = {k: v for layer in id_layers(games) for k, v in failing_games(layer).items()}
+    except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
+        _quarantine_unstorable(results)
+        games = [game for result in results for game in result.games]
+        failing = {k: v for layer in id_layers(games) for k, v in failing_games(layer).items()}
+    for result in results:
+        bad = next((game for game in result.games if id(game) in failing), None)
+        if bad is not None:
+            result.status = "quarantined"
+            result.error = f"{result.path}: game {bad.game_id} {failing[id(bad)]}"
+            result.games = []
 
 
 @contextmanager

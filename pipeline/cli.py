@@ -2,8 +2,11 @@
 
 Exit codes: 0 success (also when the reader of the output went away, e.g. ``| head``); 1 a check or the audit
 found violations or disagreements, or ``stats --player`` names no stored player; 2 usage error (bad
-option, missing path); 3 some input files were quarantined (the rest was written); 4 warehouse or SQL error;
-70 an internal error (a bug: reported in one line, never as a traceback).
+option, missing or empty path, empty query: one line); 3 some input files were quarantined (the rest was
+written); 4 warehouse or SQL error (another writer holds the warehouse included); 5 ``stats`` or ``audit`` found
+games not derived (their rules-layer statistics and checks say so instead of a value); 70 an internal error (a
+bug: reported in one line, never as a traceback); 130 interrupted (Ctrl-C): what was published stays, the next
+run finishes the job.
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import duckdb
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperGroup
 
 from pipeline import __version__
 from pipeline.audit import run_audit
@@ -39,23 +44,94 @@ from pipeline.compact import DEFAULT_MAX_GAMES, compact
 from pipeline.db import connect
 from pipeline.derive.run import derive, stale_parts
 from pipeline.errors import PaipuError, WarehouseError
-from pipeline.executors import default_workers
-from pipeline.ingest import PARSERS, discover_paths, ingest
-from pipeline.statistics import GROUPINGS, all_stats, has_player, run_checks
+from pipeline.executors import default_workers, scheduler_problem
+from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
+from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
+from pipeline.statistics import GROUPINGS, all_stats, has_player, run_checks, underived_parts
+from pipeline.store.lock import Holder, warehouse_lock
+from pipeline.store.published import reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
 EXIT_VIOLATIONS, EXIT_USAGE, EXIT_QUARANTINED, EXIT_WAREHOUSE, EXIT_INTERNAL = 1, 2, 3, 4, 70
+EXIT_NOT_DERIVED = 5
+"""``stats`` and ``audit``: the warehouse holds games without derived tables; what needs them says NOT_DERIVED."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT), as shells report it."""
+
+INTERRUPTED = "rerun to finish"
+"""Said on Ctrl-C: what was published stays, and the next run finishes (or throws away) what was staged."""
+
+_UsageError: type[Exception] = typer.BadParameter.__bases__[0]
+"""click's UsageError (typer's own copy of click, or click): every mistake in the command line is one."""
+
+out = Console(soft_wrap=True)  # lines are never broken at the width (a file gets them whole); tables fit it
+err = Console(stderr=True)
+
+
+def _error(message: object, label: str = "error") -> None:
+    """Print one line on stderr: the message with its line breaks folded (DuckDB's span several)."""
+    text = escape(" ".join(str(message).split()))
+    err.print(f"[red]{label}:[/red] {text}", highlight=False, soft_wrap=True)
+
+
+def _usage(message: str) -> NoReturn:
+    """Report a mistake in the command line in one line and exit 2."""
+    _error(message)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _interrupted() -> NoReturn:
+    """Report Ctrl-C in one line and exit 130."""
+    _error(INTERRUPTED, "interrupted")
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+class PaipuGroup(TyperGroup):
+    """The command group: a mistake in the command line (missing argument, unknown option, bad value) is one line
+    and exit 2, and Ctrl-C while the command line is read is exit 130, as in the commands."""
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command named in ``ctx`` (typer's and click's own errors turned into one line each)."""
+        try:
+            return super().invoke(ctx)
+        except _UsageError as exc:
+            command = getattr(getattr(exc, "ctx", None), "command_path", None) or "paipu"
+            message = exc.format_message().rstrip(".")  # type: ignore[attr-defined]
+            _usage(f"{message} (see `{command} --help`)")
+        except KeyboardInterrupt:
+            _interrupted()
+
 
 app = typer.Typer(
     help="paipu: Riichi Mahjong game logs into a Parquet warehouse, queried with DuckDB.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=PaipuGroup,
 )
-out = Console()
-err = Console(stderr=True)
 
-WarehouseOption = Annotated[Path, typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True)]
+
+def _path(value: str | Path) -> Path:
+    """Parse a path argument or option; an empty one (which would mean the current folder) is a usage error."""
+    if isinstance(value, Path):  # a default
+        return value
+    if not value:
+        raise typer.BadParameter("an empty path (write . for the current folder)")
+    return Path(value)
+
+
+WarehouseOption = Annotated[
+    Path,
+    typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True, parser=_path, metavar="DIR"),
+]
+WaitOption = Annotated[
+    bool,
+    typer.Option(
+        "--wait",
+        help="When another ingest, derive or compact is writing to the warehouse, wait for it to finish "
+        "(default: exit 4 at once, naming it).",
+    ),
+]
 WorkersOption = Annotated[
     int | None,
     typer.Option("--workers", "-j", help="Worker processes (default: all cores).", min=1, show_default=False),
@@ -68,12 +144,6 @@ SchedulerOption = Annotated[
         "LocalCluster of --workers processes. The warehouse path must be shared by every worker.",
     ),
 ]
-
-
-def _error(message: object, label: str = "error") -> None:
-    """Print one line on stderr: the message with its line breaks folded (DuckDB's span several)."""
-    text = escape(" ".join(str(message).split()))
-    err.print(f"[red]{label}:[/red] {text}", highlight=False, soft_wrap=True)
 
 
 def _silence_stdout() -> None:
@@ -95,7 +165,9 @@ def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except (PaipuError, duckdb.Error) as exc:
             _error(exc)
             raise typer.Exit(EXIT_WAREHOUSE) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        except KeyboardInterrupt:  # Ctrl-C: the transactions in flight were thrown away on the way out
+            _interrupted()
+        except (typer.Exit, typer.Abort):
             raise
         except BrokenPipeError:  # the reader went away (`paipu sql ... | head`): stop quietly
             _silence_stdout()
@@ -107,10 +179,43 @@ def _domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _reads_warehouse(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a command that reads the warehouse (its ``warehouse`` option) under the shared publishing lock: it
+    sees whole published batches only, even while an ingest publishes one (pipeline.store.published)."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with reading(kwargs.get("warehouse", DEFAULT_WAREHOUSE)):
+            return command(*args, **kwargs)
+
+    return wrapper
+
+
+def _waiting(holder: Holder | None) -> None:
+    """Say on stderr whom ``--wait`` waits for."""
+    who = holder.describe() if holder else "another process"
+    err.print(f"[yellow]waiting:[/yellow] {escape(who)} is writing to the warehouse", highlight=False, soft_wrap=True)
+
+
+def _writer(warehouse: Path, wait: bool) -> AbstractContextManager[None]:
+    """The writer's lock of a warehouse for a command (see pipeline.store.lock), waiting for another writer when
+    ``wait``, else raising WarehouseLockedError (exit 4) naming it."""
+    return warehouse_lock(warehouse, wait=wait, on_wait=_waiting)
+
+
+def _check_scheduler(scheduler: str | None) -> None:
+    """Exit 2 when ``--scheduler`` is neither 'local' nor a scheduler address."""
+    problem = scheduler_problem(scheduler) if scheduler is not None else None
+    if problem:
+        _usage(problem)
+
+
 @app.command("ingest")
 @_domain_errors
 def ingest_command(
-    paths: Annotated[list[Path], typer.Argument(help="Log files or folders (read recursively).")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Log files or folders (read recursively).", parser=_path, metavar="PATH")
+    ],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     batch_size: Annotated[int, typer.Option(help="Files per batch (bounds memory, per worker).", min=1)] = 1000,
     run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
@@ -126,13 +231,40 @@ def ingest_command(
             help="Read every file the manifest holds and compare its content, not only its size and modification time.",
         ),
     ] = False,
+    max_file_mb: Annotated[
+        float,
+        typer.Option(
+            "--max-file-mb", min=0.001, help="Largest file or member read, decompressed (MiB); larger: quarantined."
+        ),
+    ] = DEFAULT_LIMITS.max_bytes / MiB,
+    follow_links: Annotated[
+        bool, typer.Option("--follow-links", help="Follow symbolic links out of the input paths (else: skipped).")
+    ] = False,
+    wait: WaitOption = False,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
     if file_format is not None and file_format not in PARSERS:
-        _error(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
-        raise typer.Exit(EXIT_USAGE)
+        _usage(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
+    _check_scheduler(scheduler)
+    files = discover_paths(paths, follow_links)  # listed once; containers are opened as their batch comes
     n_workers = workers or default_workers()
-    files = discover_paths(paths)  # listed once; containers are opened as their batch comes
+    with _writer(warehouse, wait):  # held through the derivation after the ingest
+        report = _ingest_with_progress(
+            paths, Warehouse(warehouse), files, batch_size=batch_size, file_format=file_format, derive=run_derive,
+            workers=n_workers, scheduler=scheduler, rehash=rehash, limits=Limits.of_file_mb(max_file_mb),
+            follow_links=follow_links,
+        )  # fmt: skip
+        if run_derive:
+            stale = stale_parts(Warehouse(warehouse))  # derived by another paipu version, or never
+            if stale:
+                _derive_with_progress(Warehouse(warehouse), stale, n_workers, scheduler)
+    if not report.all_read:
+        raise typer.Exit(EXIT_QUARANTINED)
+
+
+def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[str], **options: Any) -> IngestReport:
+    """Ingest ``files`` (found in ``paths``) into ``warehouse`` with a progress bar (files, games, games/s) and
+    print the summary; ``options`` are pipeline.ingest.ingest's. Returns the IngestReport."""
     n_files = len(files)
     done = games = 0
     start = time.perf_counter()
@@ -154,17 +286,9 @@ def ingest_command(
             # a container's members are read one by one: the total grows when they outnumber the files
             progress.update(task, completed=done, total=max(n_files, done), games=games, rate=rate)
 
-        report = ingest(
-            paths, Warehouse(warehouse), batch_size=batch_size, on_file=on_file, file_format=file_format,
-            derive=run_derive, workers=n_workers, scheduler=scheduler, files=files, rehash=rehash,
-        )  # fmt: skip
+        report = ingest(paths, warehouse, on_file=on_file, files=files, **options)
     render_ingest(out, report, time.perf_counter() - start)
-    if run_derive:
-        stale = stale_parts(Warehouse(warehouse))  # derived by another paipu version, or never
-        if stale:
-            _derive_with_progress(Warehouse(warehouse), stale, n_workers, scheduler)
-    if not report.all_read:
-        raise typer.Exit(EXIT_QUARANTINED)
+    return report
 
 
 def _derive_with_progress(
@@ -192,12 +316,22 @@ def _derive_with_progress(
 @app.command("derive")
 @_domain_errors
 def derive_command(
-    warehouse: WarehouseOption = DEFAULT_WAREHOUSE, workers: WorkersOption = None, scheduler: SchedulerOption = None
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    wait: WaitOption = False,
 ) -> None:
     """Run the rules layer again over the whole warehouse (hand states, waits, draw outcomes)."""
+    _check_scheduler(scheduler)
+    _require_warehouse(warehouse)
+    with _writer(warehouse, wait):
+        _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
+
+
+def _require_warehouse(warehouse: Path) -> None:
+    """Raise WarehouseError (exit 4) when nothing was ever ingested at ``warehouse``."""
     if not Warehouse(warehouse).exists():
         raise WarehouseError(f"no warehouse at {warehouse} (run `paipu ingest` first)")
-    _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
 
 
 @app.command("compact")
@@ -213,12 +347,14 @@ def compact_command(
         ),
     ] = DEFAULT_MAX_GAMES,
     workers: WorkersOption = None,
+    wait: WaitOption = False,
 ) -> None:
     """Merge each partition's small part files into fewer, larger ones (same rows, faster queries); run it
-    after a large ingest, never while an ingest or derive writes to the warehouse."""
+    after a large ingest (it waits for, or refuses to run beside, another ingest, derive or compact)."""
+    _require_warehouse(warehouse)
     start = time.perf_counter()
     columns = (TextColumn("[bold]compact"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
+    with _writer(warehouse, wait), Progress(*columns, console=err, transient=True) as progress:
         task = progress.add_task("compact", total=None)
 
         def on_run(done: int, total: int) -> None:
@@ -246,13 +382,17 @@ def compact_command(
 
 @app.command("audit")
 @_domain_errors
+@_reads_warehouse
 def audit_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     markdown: Annotated[bool, typer.Option("--markdown", help="Print the truth table (Markdown) instead.")] = False,
 ) -> None:
-    """Compare every derived value with the server's label; exit 1 on any disagreement."""
-    results = run_audit(connect(Warehouse(warehouse)))
+    """Compare every derived value with the server's label; exit 1 on any disagreement, 5 when the warehouse
+    holds games not derived (no check is then run: each says so)."""
+    con = connect(Warehouse(warehouse))
+    derived = _derived(Warehouse(warehouse))
+    results = run_audit(con, derived=derived)
     if markdown:
         sys.stdout.write(audit_markdown(results))
     elif as_json:
@@ -260,27 +400,63 @@ def audit_command(
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
     else:
         render_audit(out, results)
+    if not derived:
+        raise typer.Exit(EXIT_NOT_DERIVED)
     if any(r.disagreements for r in results.values()):
         raise typer.Exit(EXIT_VIOLATIONS)
 
 
+def _derived(warehouse: Warehouse) -> bool:
+    """Whether every games part of the warehouse has its derived tables; when not, say so on stderr (one line)."""
+    missing = len(underived_parts(warehouse))
+    if missing:
+        total = len(warehouse.table_files("games"))
+        _error(f"{missing} of {total} games parts have no derived tables: run `paipu derive`", "not derived")
+    return not missing
+
+
 @app.command("sql")
 @_domain_errors
+@_reads_warehouse
 def sql_command(
-    query: Annotated[str, typer.Argument(help="A SQL query, or the path of a .sql file.")],
+    query: Annotated[str, typer.Argument(help="A SQL query, or the path of a .sql file (QUERY ending in .sql).")],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="Rows shown at most (default: all).", min=0, show_default=False)
+    ] = None,
 ) -> None:
     """Run a query over the warehouse views (games, players, rounds, events, wins, draws, manifest)."""
     if fmt not in ("table", "csv", "json"):
-        _error(f"--format must be table, csv or json, not {fmt!r}")
-        raise typer.Exit(EXIT_USAGE)
-    if query.endswith(".sql") and Path(query).is_file():
-        query = Path(query).read_text(encoding="utf-8")
+        _usage(f"--format must be table, csv or json, not {fmt!r}")
+    sql = _query_text(query)
     con = connect(Warehouse(warehouse))
-    result = con.execute(query)
+    result = con.execute(sql)
+    if result is None:  # only comments or semicolons: DuckDB runs nothing
+        _usage("the query holds no SQL statement")
     columns = [d[0] for d in result.description or []]
-    render_result(out, columns, result.fetchall(), fmt)
+    rows = result.fetchall() if limit is None else result.fetchmany(limit + 1)
+    render_result(out, columns, rows[:limit], fmt)
+    if limit is not None and len(rows) > limit:
+        err.print(f"[yellow]showing the first {limit} rows[/yellow]: the query returns more", highlight=False)
+
+
+def _query_text(query: str) -> str:
+    """The SQL of ``paipu sql``'s QUERY: the text of the .sql file it names (a QUERY ending in .sql), else QUERY
+    itself; exits 2 when that file cannot be read or the SQL is empty."""
+    if query.strip().lower().endswith(".sql"):
+        path = Path(query.strip())
+        if not path.is_file():
+            _usage(f"no such .sql file: {query}" if not path.exists() else f"not a file: {query}")
+        try:
+            query = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            _usage(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+        if not query.strip():
+            _usage(f"empty query: {path} holds no SQL")
+    elif not query.strip():
+        _usage("empty query")
+    return query
 
 
 EXIT_NO_PLAYER = 1
@@ -289,6 +465,7 @@ EXIT_NO_PLAYER = 1
 
 @app.command("stats")
 @_domain_errors
+@_reads_warehouse
 def stats_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     by: Annotated[str, typer.Option("--by", help="Group by: " + ", ".join(GROUPINGS) + ".")] = "all",
@@ -301,6 +478,8 @@ def stats_command(
         Path | None,
         typer.Option(
             "--plot",
+            parser=_path,
+            metavar="DIR",
             help="Also write PNG charts of the whole warehouse into this folder: draw rates by room and year "
             "(and by --by source or length), fu and han histograms, tenpai at exhaustive draws.",
         ),
@@ -321,7 +500,11 @@ def stats_command(
     if player is not None and not has_player(con, player):
         _error(f"no player named {player!r} in the warehouse at {warehouse}")
         raise typer.Exit(EXIT_NO_PLAYER)
-    stats = all_stats(con, by) if player is None else all_stats(con, "player", group=player)
+    derived = _derived(Warehouse(warehouse))
+    if player is None:
+        stats = all_stats(con, by, derived=derived)
+    else:
+        stats = all_stats(con, "player", group=player, derived=derived)
     if as_json:
         render_stats_json(stats)
     elif as_csv:
@@ -333,12 +516,20 @@ def stats_command(
 
         paths = write_plots(con, plot, plot_groupings(by))
         err.print(f"charts: {len(paths)} PNG files written to {plot}", highlight=False)
+    if not derived:
+        raise typer.Exit(EXIT_NOT_DERIVED)
 
 
 @app.command("report")
 @_domain_errors
+@_reads_warehouse
 def report_command(
-    out_file: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write (its folder is created).")],
+    out_file: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", help="The HTML file to write (its folder is created).", parser=_path, metavar="FILE"
+        ),
+    ],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
 ) -> None:
     """Write one self-contained HTML page: the warehouse's counts, every chart and every statistic with its
@@ -351,6 +542,7 @@ def report_command(
 
 @app.command("check")
 @_domain_errors
+@_reads_warehouse
 def check_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,

@@ -9,7 +9,9 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from pipeline.audit import CheckResult
 from pipeline.ingest import IngestReport
@@ -21,25 +23,55 @@ MAX_PROBLEMS_SHOWN = 20
 
 def render_ingest(console: Console, report: IngestReport, seconds: float) -> None:
     """Print an ingest summary: files by status, games and rounds written, files with problems."""
-    files = report.files
-    console.print(
-        f"files: {files['ok']} ok, {files['duplicate']} duplicate, {files['quarantined']} quarantined, "
-        f"{files['not_a_log']} not a log, {files['unchanged']} unchanged"
-    )
+    console.print("files: " + ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in report.files.items()))
     rate = report.games / seconds if seconds > 0 else 0.0
     derived = ", derived with their batches" if report.derived and report.games else ""
     console.print(
         f"games: {report.games} new, rounds: {report.rounds} ({seconds:.1f} s, {rate:.0f} games/s){derived}"
     )
-    problems = [p for p in report.problems if p[1] in ("quarantined", "not_a_log")]
+    problems = [p for p in report.problems if p[1] in ("conflict", "quarantined", "not_a_log", "skipped")]
     for path, status, error in problems[:MAX_PROBLEMS_SHOWN]:
         console.print(f"  [yellow]{status}[/yellow] {escape(error or path)}", highlight=False, soft_wrap=True)
     if len(problems) > MAX_PROBLEMS_SHOWN:
         console.print(f'  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more: paipu sql "from manifest"')
 
 
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Unicode's bidirectional controls: printed escaped, like control characters (they reorder what follows)."""
+
+
+def escape_controls(text: str) -> str:
+    """Return ``text`` with every control character (C0, DEL, C1) and bidirectional control written as its Python
+    escape (``\\x1b``, ``\\u202e``), so that a value printed to a terminal cannot move the cursor, change colours
+    or reorder the line; other characters (CJK names included) are kept."""
+    if text.isprintable():
+        return text
+    return "".join(_escape_char(c) for c in text)
+
+
+def _escape_char(c: str) -> str:
+    """One character as printed: itself, or its escape when it is a control character (see escape_controls)."""
+    code = ord(c)
+    if code < 0x20 or 0x7F <= code < 0xA0:
+        return f"\\x{code:02x}"
+    if c in BIDI_CONTROLS:
+        return f"\\u{code:04x}"
+    return c
+
+
+def plain(value: object) -> Text:
+    """Return a value as plain text for a table cell: never read as markup, control characters escaped ('' for
+    null)."""
+    return Text("" if value is None else escape_controls(str(value)))
+
+
 def render_result(console: Console, columns: list[str], rows: list[tuple], fmt: str) -> None:
-    """Print query results as a rich table, CSV or JSON (one object per row)."""
+    """Print query results as a table, CSV or JSON (one object per row).
+
+    The table's values are plain text (never markup; control characters escaped: see escape_controls); on a
+    terminal it fits the terminal's width, cutting long cells; elsewhere (a file, a pipe) every cell is whole.
+    CSV and JSON write the values as they are.
+    """
     if fmt == "csv":
         writer = csv.writer(sys.stdout)
         writer.writerow(columns)
@@ -48,21 +80,38 @@ def render_result(console: Console, columns: list[str], rows: list[tuple], fmt: 
         records = [dict(zip(columns, row, strict=True)) for row in rows]
         sys.stdout.write(json.dumps(records, default=str, ensure_ascii=False) + "\n")
     else:
-        table = Table(*columns)
+        table = Table()
+        for column in columns:
+            table.add_column(plain(column))
         for row in rows:
-            table.add_row(*("" if v is None else str(v) for v in row))
+            table.add_row(*(plain(v) for v in row))
+        _print_whole(console, table)
+
+
+UNBOUNDED_WIDTH = 1_000_000
+"""The width a table is measured in when it is printed whole (not to a terminal)."""
+
+
+def _print_whole(console: Console, table: Table) -> None:
+    """Print a table on ``console``; when that is not a terminal, as wide as its widest row needs (nothing cut)."""
+    if console.is_terminal:
         console.print(table)
+        return
+    width = Measurement.get(console, console.options.update(width=UNBOUNDED_WIDTH), table).maximum
+    Console(file=console.file, width=max(width, 1), highlight=False, color_system=None).print(table)
 
 
-STAT_FIELDS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high")
+STAT_FIELDS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "note")
 """The fields of one statistic in ``paipu stats --json`` and ``--csv``."""
 
 
 def _group_label(group: dict[str, Any] | None) -> str:
-    return "all" if group is None else ", ".join(f"{k}={v}" for k, v in group.items())
+    return "all" if group is None else ", ".join(f"{k}={escape_controls(str(v))}" for k, v in group.items())
 
 
 def _format_value(s: Stat) -> str:
+    if s.note is not None:
+        return s.note
     if s.value is None:
         return ""
     if s.name == "rounds_per_game":
@@ -108,7 +157,8 @@ def _stats_table(title: str, stats: list[Stat], grouped: bool, wide: bool) -> Ta
             heading = _group_label(s.group)
             table.add_row(f"[bold]{escape(heading)}[/bold]")
         interval = "" if s.ci_low is None else f"{100 * s.ci_low:.1f}-{100 * s.ci_high:.1f}%"
-        row = [s.name, _format_value(s), interval, f"{s.numerator} / {s.denominator}"]
+        counts = "" if s.numerator is None else f"{s.numerator} / {s.denominator}"
+        row = [s.name, escape(_format_value(s)), interval, counts]
         table.add_row(*row, *([escape(s.definition)] if wide else []))
     return table
 
@@ -127,7 +177,7 @@ def _largest_groups(stats: list[Stat], n: int) -> list[Stat]:
         label = _group_label(s.group)
         sizes.setdefault(label, 0)
         if s.name == SIZE_STAT:
-            sizes[label] = s.denominator
+            sizes[label] = s.denominator or 0
     keep = set(sorted(sizes, key=lambda label: -sizes[label])[:n])
     return [s for s in stats if _group_label(s.group) in keep]
 
@@ -154,7 +204,7 @@ def render_stats(console: Console, stats: list[Stat], max_groups: int | None = M
     if wide:
         return
     console.print("[bold]definitions[/bold]")
-    definitions = {s.name: s.definition for topic_stats in _by_topic(stats).values() for s in topic_stats}
+    definitions = {s.name: s.definition for ts in _by_topic(stats).values() for s in ts if s.note is None}
     for name, definition in definitions.items():
         console.print(f"  {name}: {escape(definition)}", highlight=False)
 
@@ -162,7 +212,7 @@ def render_stats(console: Console, stats: list[Stat], max_groups: int | None = M
 def _stat_row(s: Stat) -> list[Any]:
     """One statistic as a CSV row: the JSON fields, the group flattened to 'key=value' ('' for all)."""
     group = "" if s.group is None else _group_label(s.group)
-    return [s.name, group, s.numerator, s.denominator, s.value, s.definition, s.ci_low, s.ci_high]
+    return [s.name, group, s.numerator, s.denominator, s.value, s.definition, s.ci_low, s.ci_high, s.note]
 
 
 def render_stats_csv(stats: list[Stat]) -> None:
@@ -186,7 +236,7 @@ def render_checks(console: Console, results: dict[str, list[Violation]]) -> None
         extra = f" ({len(known)} in logs written by other tools)" if known else ""
         console.print(f"{name}: {status}{extra}")
         for v in real[:MAX_PROBLEMS_SHOWN]:
-            console.print(f"  {v.game_id} round {v.round_idx}: {v.detail}", highlight=False)
+            console.print(Text(f"  {v.game_id} round {v.round_idx}: {escape_controls(str(v.detail))}"))
 
 
 LOG_CLASSES = ("custom_rule", "converted", "edited", "tool_written")
@@ -203,6 +253,9 @@ def audit_markdown(results: dict[str, CheckResult]) -> str:
     header = ["check", "server-written, standard rules", "share", *(c.replace("_", " ") for c in LOG_CLASSES)]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, r in results.items():
+        if r.note is not None:
+            lines.append("| " + " | ".join([f"`{name}`", r.note, *["-"] * (len(header) - 2)]) + " |")
+            continue
         share = f"{r.agree / r.total:.2%}" if r.total else "n/a"
         others = [cell(*r.other_by_class.get(c, (0, 0))) for c in LOG_CLASSES]
         lines.append("| " + " | ".join([f"`{name}`", cell(r.agree, r.total), share, *others]) + " |")
@@ -213,15 +266,16 @@ def render_audit(console: Console, results: dict[str, CheckResult]) -> None:
     """Print agree/total per audit check over server-written standard-rule logs, every disagreement, and the
     other log classes apart (log_class.sql)."""
     for name, r in results.items():
+        if r.note is not None:
+            console.print(f"{name}: [yellow]{escape(r.note)}[/yellow]", highlight=False)
+            continue
         share = f"{r.agree / r.total:.2%}" if r.total else "n/a"
         colour = "green" if not r.disagreements else "red"
         console.print(f"{name}: [{colour}]{r.agree}/{r.total}[/{colour}] agree ({share})", highlight=False)
         for d in r.disagreements[:MAX_PROBLEMS_SHOWN]:
-            console.print(
-                f"  {d['game_id']} round {d['round_idx']} seat {d['seat']}: derived {d['derived']}, "
-                f"logged {d['logged']}",
-                highlight=False,
-            )
+            where = f"{d['game_id']} round {d['round_idx']} seat {d['seat']}"
+            line = f"  {where}: derived {d['derived']}, logged {d['logged']}"
+            console.print(Text(escape_controls(line)))
         if len(r.disagreements) > MAX_PROBLEMS_SHOWN:
             console.print(f"  ... and {len(r.disagreements) - MAX_PROBLEMS_SHOWN} more (paipu audit --json)")
         for log_class, (agree, total) in sorted(r.other_by_class.items()):

@@ -1,9 +1,12 @@
 """One stored copy per game: choose among the copies in a batch and the copy already stored.
 
-Copies of a game share a fingerprint. The most complete copy wins (complete game, more rounds,
-more events, a file name carrying the log id); on a tie the copy read first stays (files are read
-in sorted order), so the result does not depend on how the files were split into batches or runs.
-A file read again (its content or paipu's version changed) replaces its own stored copy.
+Copies of a game share a content fingerprint (pipeline.identity: the first round's deal, whatever the format or
+layout of the file). One best-copy rule, written once (``beats``): the copy with the higher completeness key
+(the complete game, more rounds, as the server wrote it, the richer format, a log id: sources.base) wins, and
+between equal keys the smaller file path, so the warehouse does not depend on the order of files, batches or
+runs. Copies must agree on the rounds they share (identity.first_disagreement: wind, kyoku, honba, sticks, scores
+before and after each): one that disagrees with the copy stored is a ``conflict``, naming it, never a
+duplicate. A file read again (its content or paipu's version changed) replaces its own stored copy.
 """
 
 from __future__ import annotations
@@ -11,7 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow.compute as pc
+
+from pipeline.identity import ROUND_DIGEST_FIELDS, first_disagreement, round_digests
 from pipeline.sources.base import ParsedGame
+from pipeline.store.parquet import read_part
 from pipeline.store.stored_index import StoredIndex
 from pipeline.store.warehouse import StoredGame
 
@@ -25,31 +32,63 @@ class GameCopy:
     source: str
     source_file: str
     n_rounds: int
-    key: tuple[int, int, int, int]
+    key: tuple[int, int, int, int, int]
+    digests: tuple[int, ...] = ()
+    """Its rounds' digests (identity.round_digests), in round order."""
 
     @classmethod
     def of(cls, game: ParsedGame) -> GameCopy:
         """The copy record of a parsed game."""
-        return cls(game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.completeness())
+        digests = round_digests(game.tables["rounds"])
+        return cls(game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.completeness(),
+                   digests)  # fmt: skip
 
-    def completeness(self) -> tuple[int, int, int, int]:
+    def completeness(self) -> tuple[int, int, int, int, int]:
         """The sort key ranking copies of one game (sources.base.completeness_key)."""
         return self.key
 
 
-Copy = ParsedGame | GameCopy
+Copy = ParsedGame | GameCopy | StoredGame
 """A game as deduplication sees it."""
 
 
+def _key(copy: Copy) -> tuple[int, int, int, int, int]:
+    return copy.completeness if isinstance(copy, StoredGame) else copy.completeness()
+
+
+def beats(one: Copy, other: Copy) -> bool:
+    """The best-copy rule: whether ``one`` is the better copy of a game than ``other`` (the higher completeness
+    key; between equal keys the smaller file path)."""
+    key_one, key_other = _key(one), _key(other)
+    return key_one > key_other or (key_one == key_other and one.source_file < other.source_file)
+
+
+def best_of(copies: list[Copy]) -> Copy:
+    """The copy that beats every other of ``copies`` (not empty)."""
+    best = copies[0]
+    for copy in copies[1:]:
+        if beats(copy, best):
+            best = copy
+    return best
+
+
 def best_copies(games: list[Copy]) -> list[Copy]:
-    """The copies of a batch that may be stored, in reading order: the most complete copy of each
-    fingerprint (the first read on a tie); games without a complete round left out."""
-    best: dict[str, Copy] = {}
+    """The copies of a batch that may be stored, in reading order: the best copy (``beats``) of each
+    fingerprint; games without a complete round left out."""
+    groups: dict[str, list[Copy]] = {}
     for game in games:
-        held = best.get(game.fingerprint)
-        if game.n_rounds and (held is None or game.completeness() > held.completeness()):
-            best[game.fingerprint] = game
-    return list(best.values())
+        if game.n_rounds:
+            groups.setdefault(game.fingerprint, []).append(game)
+    return [best_of(copies) for copies in groups.values()]
+
+
+def stored_digests(stored: StoredGame) -> tuple[int, ...]:
+    """The round digests of a stored copy, read from the rounds part beside its games part."""
+    games_folder = next(p for p in stored.part.parents if p.name == "games")
+    part = games_folder.parent / "rounds" / stored.part.relative_to(games_folder)
+    rows = read_part(part, ["game_id", "round_idx", *ROUND_DIGEST_FIELDS, "hands_start"])
+    rows = rows.filter(pc.equal(rows["game_id"], stored.game_id)).sort_by("round_idx")
+    return round_digests({name: rows[name].to_pylist() for name in (*ROUND_DIGEST_FIELDS, "hands_start")})
 
 
 def id_layers(games: list[Copy]) -> list[list[Copy]]:
@@ -69,10 +108,25 @@ def id_layers(games: list[Copy]) -> list[list[Copy]]:
 
 @dataclass
 class Resolution:
-    """What a batch does to the warehouse: games to write, stored copies they replace."""
+    """What a batch does to the warehouse: games to write, stored copies they replace, and the files of the
+    replaced copies that disagree with their replacement (path -> the conflict's message)."""
 
     chosen: list[Copy] = field(default_factory=list)
     superseded: list[tuple[StoredGame, Copy]] = field(default_factory=list)
+    conflicting: dict[str, str] = field(default_factory=dict)
+
+
+CONFLICTING = "conflicting copy of game"
+"""What the manifest error of a copy in conflict with the stored copy of its game says (conflict_message)."""
+
+
+def conflict_message(path: str, round_idx: int, winner: Copy) -> str:
+    """The manifest error of the copy read from ``path`` that disagrees, from round ``round_idx`` on, with the copy
+    of its game that stays (``winner``)."""
+    return (
+        f"{path}: {CONFLICTING} {winner.game_id}: round {round_idx} differs from the copy stored from "
+        f"{winner.source_file} (wind, kyoku, honba, sticks or scores)"
+    )
 
 
 class Deduplicator:
@@ -85,9 +139,13 @@ class Deduplicator:
         """Fingerprint -> stored copy, for the fingerprints of the batch being resolved."""
         self._owners: dict[str, tuple[str, str | None]] = {}
         """Game id -> (fingerprint, format) of the copy holding it: stored, or claimed in the batch being resolved."""
+        self._winners: dict[str, Copy] = {}
+        """Fingerprint -> the copy that stays after the batch being resolved (chosen from it, or stored)."""
+        self._digests: dict[int, tuple[int, ...]] = {}
+        """id(stored copy) -> its round digests, read once per batch when a copy is compared with it."""
 
     def resolve(self, results: list) -> Resolution:
-        """Choose the copy to store of every game of a batch; set each file result's status.
+        """Choose the copy to store of every game of a batch (``beats``); set each file result's status.
 
         ``results`` are ingest FileResults (path, status, error, games, game_ids, fingerprints).
         """
@@ -97,24 +155,45 @@ class Deduplicator:
             game_id: (fingerprint, _source_of_part(stored.part))
             for game_id, (fingerprint, stored) in self.index.by_game_id(game.game_id for game in games).items()
         }
-        best: dict[str, tuple[Copy, object]] = {}
+        self._winners, self._digests = {}, {}
+        groups: dict[str, list[tuple[Copy, object]]] = {}
         for result in results:
             for game in result.games:
-                held = best.get(game.fingerprint)
-                if game.n_rounds and (held is None or game.completeness() > held[0].completeness()):
-                    best[game.fingerprint] = (game, result)
+                groups.setdefault(game.fingerprint, []).append((game, result))
         resolution = Resolution()
-        for fingerprint, (game, result) in best.items():
-            old = self._stored.get(fingerprint)
-            if old is not None and not (old.source_file == game.source_file or game.completeness() > old.completeness):
-                continue
-            if not self._claim_id(game, result):
-                continue
-            if old is not None:
-                resolution.superseded.append((old, game))
-            resolution.chosen.append(game)
-        self._set_statuses(results, resolution, best)
+        for fingerprint, members in groups.items():
+            self._resolve_game(fingerprint, members, resolution)
+        self._set_statuses(results, resolution)
         return resolution
+
+    def _resolve_game(self, fingerprint: str, members: list[tuple[Copy, object]], resolution: Resolution) -> None:
+        """Choose between a batch's copies of one game and its stored copy (a file read again replaces its own)."""
+        candidates = [game for game, _ in members if game.n_rounds]
+        best = best_of(candidates) if candidates else None
+        old = self._stored.get(fingerprint)
+        read_again = old is not None and old.source_file in {game.source_file for game, _ in members}
+        if old is not None and not read_again and (best is None or not beats(best, old)):
+            self._winners[fingerprint] = old  # the stored copy stays
+            return
+        if best is None:
+            return
+        result = next(r for game, r in members if game is best)
+        if not self._claim_id(best, result):
+            return
+        if old is not None:
+            resolution.superseded.append((old, best))
+            differs = None if read_again else first_disagreement(self._digests_of(old), best.digests)
+            if differs is not None:
+                resolution.conflicting[old.source_file] = conflict_message(old.source_file, differs, best)
+        resolution.chosen.append(best)
+        self._winners[fingerprint] = best
+
+    def _digests_of(self, copy: Copy) -> tuple[int, ...]:
+        if not isinstance(copy, StoredGame):
+            return copy.digests
+        if id(copy) not in self._digests:
+            self._digests[id(copy)] = stored_digests(copy)
+        return self._digests[id(copy)]
 
     def record_written(self, stored: dict[str, StoredGame]) -> None:
         """Remember the copies just written (fingerprint -> StoredGame with its part file)."""
@@ -123,37 +202,36 @@ class Deduplicator:
     def _claim_id(self, game: Copy, result) -> bool:  # noqa: ANN001 - an ingest FileResult
         owner, other_source = self._owners.get(game.game_id, (None, None))
         if owner is not None and owner != game.fingerprint:
-            if other_source is not None and other_source != game.source:
-                # one game written in two formats (e.g. Tenhou's XML and its JSON): their fingerprints
-                # cannot agree, the log id does; the copy claimed first stays
-                result.status = "duplicate"
-                result.error = f"same game as {game.game_id}, already stored from its {other_source} copy"
-            else:
-                result.status = "quarantined"
-                result.error = f"{game.source_file}: game id {game.game_id} is already stored with different content"
+            # the same log id on another game's content (its first round differs): neither is a copy of the other
+            result.status = "conflict"
+            result.error = (
+                f"{game.source_file}: game id {game.game_id} is already stored"
+                f"{f' from its {other_source} copy' if other_source else ''} with a different first round"
+            )
             return False
         self._owners[game.game_id] = (game.fingerprint, game.source)
         return True
 
-    def _set_statuses(self, results: list, resolution: Resolution, best: dict) -> None:
-        chosen = {id(g): g for g in resolution.chosen}
-        kept_by_fp = {g.fingerprint: (g.game_id, g.source_file) for g in resolution.chosen}
+    def _set_statuses(self, results: list, resolution: Resolution) -> None:
+        chosen = {id(g) for g in resolution.chosen}
         for result in results:
             for game in result.games:
                 result.game_ids.append(game.game_id)
                 result.fingerprints.append(game.fingerprint)
                 if id(game) in chosen or result.status != "ok":
                     continue
-                kept = kept_by_fp.get(game.fingerprint)
-                stored = self._stored.get(game.fingerprint)
-                if kept is None and stored is not None:
-                    kept = (stored.game_id, stored.source_file)
-                if kept is None:
+                winner = self._winners.get(game.fingerprint)
+                if winner is None:
                     result.status = "quarantined"
                     result.error = f"{result.path}: no complete round (the log ends before the first round's result)"
                     continue
+                differs = first_disagreement(game.digests, self._digests_of(winner))
+                if differs is not None:
+                    result.status, result.error = "conflict", conflict_message(result.path, differs, winner)
+                    continue
                 partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
-                result.status, result.error = "duplicate", f"same game as {kept[0]}, stored from {kept[1]}{partial}"
+                result.status = "duplicate"
+                result.error = f"same game as {winner.game_id}, stored from {winner.source_file}{partial}"
             result.games = []
 
 

@@ -16,6 +16,7 @@ skipped as unchanged: a plain file whose size and modification time are those re
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -28,11 +29,12 @@ import pyarrow.compute as pc
 from pipeline import __version__
 from pipeline.batch import BatchJob, BatchOutcome, run_batch
 from pipeline.containers import Entry
-from pipeline.dedup import Deduplicator, Resolution
+from pipeline.dedup import CONFLICTING, Deduplicator, Resolution, conflict_message
 from pipeline.errors import WarehouseError
 from pipeline.executors import executor, ordered
 from pipeline.known_files import COLUMNS as KNOWN_COLUMNS
 from pipeline.known_files import KnownFiles
+from pipeline.limits import DEFAULT_LIMITS, Limits
 from pipeline.reading import (
     PARSERS,
     STATUSES,
@@ -46,6 +48,7 @@ from pipeline.reading import (
     unchanged_on_disk,
 )  # fmt: skip
 from pipeline.schema import new_buffers
+from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import remove_orphaned_temp_files
 from pipeline.store.stored_index import StoredIndex
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
@@ -87,6 +90,8 @@ def ingest(
     scheduler: str | None = None,
     files: list[str] | None = None,
     rehash: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+    follow_links: bool = False,
 ) -> IngestReport:
     """Ingest files and folders into the warehouse; return the report.
 
@@ -98,33 +103,36 @@ def ingest(
     per-file problems never raise. ``files``: ``discover_paths(paths)`` when the caller already has it (the
     list is consumed: each file's place is emptied as its entries are made, containers opened batch by batch).
     ``rehash`` reads every file the manifest holds to compare its content hash, even when its size and
-    modification time are those recorded.
+    modification time are those recorded. ``limits`` bound what reading one file or member may cost (its
+    size once decompressed, a log database's rows and query time: pipeline.limits); ``follow_links`` follows
+    symbolic links out of the input folders (see reading.discover_paths).
     """
-    files = discover_paths(paths) if files is None else files
-    if warehouse.root.is_dir():
-        recover(warehouse.root)  # finish or discard what a killed run left staged
-        remove_orphaned_temp_files(warehouse.root)
-    index = ManifestIndex(*_read_manifest_index(warehouse))
-    dedup = Deduplicator(StoredIndex.of_warehouse(warehouse))
-    report = IngestReport(derived=derive)
-    started: list[str] = []  # the transactions of the batches handed out so far
-    jobs = _batch_jobs(files, batch_size, warehouse, index.known, file_format, derive, started, rehash)
-    with executor(workers, scheduler, -(-len(files) // max(batch_size, 1))) as pool:
-        try:
-            for outcome in ordered(pool, run_batch, jobs):
-                _commit_batch(outcome, warehouse, dedup, report, index)
-                if on_file:
-                    for result in outcome.results:
-                        on_file(len(result.game_ids))
-                    for _ in range(outcome.unchanged):
-                        on_file(0)
-        except BaseException:
-            for name in started:  # staged batches not committed (a later run would discard them anyway)
-                Transaction(warehouse.root, name).abort()
-            raise
-        finally:
-            remove_empty_staging(warehouse.root)
-    return report
+    with warehouse_lock(warehouse.root, "ingest"):  # one writer at a time (reentrant: the CLI may hold it)
+        files = discover_paths(paths, follow_links) if files is None else files
+        if warehouse.root.is_dir():
+            recover(warehouse.root)  # finish or discard what a killed run left staged
+            remove_orphaned_temp_files(warehouse.root)
+        index = ManifestIndex(*_read_manifest_index(warehouse))
+        dedup = Deduplicator(StoredIndex.of_warehouse(warehouse))
+        report = IngestReport(derived=derive)
+        started: list[str] = []  # the transactions of the batches handed out so far
+        jobs = _batch_jobs(files, batch_size, warehouse, index.known, file_format, derive, started, rehash, limits)
+        with executor(workers, scheduler, -(-len(files) // max(batch_size, 1))) as pool:
+            try:
+                for outcome in ordered(pool, run_batch, jobs):
+                    _commit_batch(outcome, warehouse, dedup, report, index)
+                    if on_file:
+                        for result in outcome.results:
+                            on_file(len(result.game_ids))
+                        for _ in range(outcome.unchanged):
+                            on_file(0)
+            except BaseException:
+                for name in started:  # staged batches not committed (a later run would discard them anyway)
+                    Transaction(warehouse.root, name).abort()
+                raise
+            finally:
+                remove_empty_staging(warehouse.root)
+        return report
 
 
 def _batch_jobs(
@@ -136,10 +144,11 @@ def _batch_jobs(
     derive: bool,
     started: list[str],
     rehash: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Iterator[BatchJob]:
     """The batches of the entries of ``files`` as jobs, made as they are asked for (each job's name appended to
     ``started``): a run's memory holds the entries of the batches in flight, not a million of them."""
-    for batch, unread in _batches(files, size, KnownFiles.empty() if rehash else known):
+    for batch, unread in _batches(files, size, KnownFiles.empty() if rehash else known, limits, file_format):
         job = BatchJob(
             warehouse.root, uuid.uuid4().hex, batch, known.of(e.name for e in batch), file_format, derive, unread
         )
@@ -147,19 +156,22 @@ def _batch_jobs(
         yield job
 
 
-def _batches(files: list[str], size: int, known: KnownFiles) -> Iterator[tuple[list[Entry], int]]:
-    """Consecutive batches of the entries of ``files`` (a container's members in its order), made as they are
-    asked for, each with the number of files skipped unread before it (unchanged on disk since ``known`` was
-    recorded); a batch and its skipped files make at most ``size``. Each file's place in ``files`` is emptied
-    (None) once it is dealt with."""
+def _batches(
+    files: list[str], size: int, known: KnownFiles, limits: Limits = DEFAULT_LIMITS, file_format: str | None = None
+) -> Iterator[tuple[list[Entry], int]]:
+    """Consecutive batches of the entries of ``files`` (a container's members in its order; each entry to be
+    read within ``limits``), made as they are asked for, each with the number of files skipped unread before it
+    (unchanged on disk since ``known`` was recorded, and read as ``file_format`` when one is forced); a batch
+    and its skipped files make at most ``size``. Each file's place in ``files`` is emptied (None) once it is
+    dealt with."""
     batch: list[Entry] = []
     unread = 0
     for i, name in enumerate(files):
         files[i] = None  # type: ignore[call-overload]  # released: each entry carries its own name
-        if unchanged_on_disk(name, known.get(name)):
+        if unchanged_on_disk(name, known.get(name), file_format):
             unread += 1
         else:
-            batch.extend(expand_entries([name]))
+            batch.extend(expand_entries([name], limits))
         while len(batch) + unread >= size:
             taken = batch[:size]
             yield taken, min(unread, size - len(taken))
@@ -220,20 +232,25 @@ def _commit_batch(
 PARTIAL = " (a partial copy with no complete round)"
 """Said of a duplicate whose copy had no complete round (see dedup)."""
 
+_CONFLICT_ROUND = re.compile(r"round (\d+) differs")
+
 
 def _is_restatable(status: str, error: str | None) -> bool:
-    """Whether a manifest row may be restated by a later copy of its game: a duplicate, or a partial copy
-    quarantined for want of a stored one."""
+    """Whether a manifest row may be restated by a later copy of its game: a duplicate, a copy in conflict with
+    the stored one, or a partial copy quarantined for want of a stored one."""
+    if status == "conflict":
+        return CONFLICTING in (error or "")
     return status == "duplicate" or (status == "quarantined" and "no complete round" in (error or ""))
 
 
 def _restate_earlier_rows(
     rows: dict[str, list], warehouse: Warehouse, resolution: Resolution, read: set[str], index: ManifestIndex
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str, str]]:
     """Rows of files read earlier (another batch or run) that hold a game now stored from this batch are
     restated as they would be had all been read in one batch: the file whose stored copy was superseded,
     a duplicate naming an older copy, or a partial copy quarantined for want of a stored one become
-    duplicates naming the copy now stored. Appends them to ``rows``; returns (path, new message) of each."""
+    duplicates naming the copy now stored (conflicts when the replaced copy disagrees with it: see
+    Resolution.conflicting). Appends them to ``rows``; returns (path, new status, new message) of each."""
     by_fp = {game.fingerprint: game for game in resolution.chosen}
     candidates = {old.source_file for old, _ in resolution.superseded}
     for fingerprint in by_fp:
@@ -245,11 +262,17 @@ def _restate_earlier_rows(
         partial = PARTIAL in error or (row["status"] == "quarantined" and "no complete round" in error)
         holds = [fp for fp in row["fingerprints"] if fp in by_fp]
         if not holds or (row["status"] == "quarantined" and not partial):
-            continue  # no longer holds the game, or quarantined for another reason (a game id clash)
+            continue  # no longer holds the game, or quarantined for another reason
         new = by_fp[holds[0]]
-        row["status"] = "duplicate"
-        row["error"] = f"same game as {new.game_id}, stored from {new.source_file}{PARTIAL if partial else ''}"
-        changed.append((row["path"], row["error"]))
+        if row["path"] in resolution.conflicting:  # the replaced copy disagrees with its replacement
+            row["status"], row["error"] = "conflict", resolution.conflicting[row["path"]]
+        elif row["status"] == "conflict":  # it disagreed with the copy replaced, which agrees with the new one
+            differs = int(_CONFLICT_ROUND.search(error).group(1))  # type: ignore[union-attr]
+            row["error"] = conflict_message(row["path"], differs, new)
+        else:
+            row["status"] = "duplicate"
+            row["error"] = f"same game as {new.game_id}, stored from {new.source_file}{PARTIAL if partial else ''}"
+        changed.append((row["path"], row["status"], row["error"]))
         _append_row(rows, row)
     return changed
 
@@ -288,7 +311,7 @@ def _read_manifest_index(warehouse: Warehouse) -> tuple[KnownFiles, dict[str, se
     """The ManifestIndex fields from the manifest as stored."""
     manifest = warehouse.read_manifest([*KNOWN_COLUMNS, "status", "error", "fingerprints"])
     # only the statuses that may be restatable become Python objects: not a million rows of "ok"
-    candidates = manifest.filter(pc.is_in(manifest["status"], pa.array(["duplicate", "quarantined"])))
+    candidates = manifest.filter(pc.is_in(manifest["status"], pa.array(["duplicate", "conflict", "quarantined"])))
     restatable: dict[str, set[str]] = {}
     for path, status_, error_, fingerprints in zip(
         *(candidates[name].to_pylist() for name in ("path", "status", "error", "fingerprints")), strict=True
@@ -318,7 +341,7 @@ def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
 
 
 def _count(
-    report: IngestReport, results: list[FileResult], resolution: Resolution, restated: list[tuple[str, str]]
+    report: IngestReport, results: list[FileResult], resolution: Resolution, restated: list[tuple[str, str, str]]
 ) -> None:
     """Add a committed batch to the report; files of this run restated as duplicates are moved (and a
     superseded copy stored earlier in this run taken back out), so the report describes the warehouse as
@@ -328,15 +351,15 @@ def _count(
         report.status_by_file[r.path] = r.status
         if r.status != "ok":
             report.problems.append((r.path, r.status, r.error or ""))
-    for path, error in restated:
+    for path, status, error in restated:
         old = report.status_by_file.get(path)
         if old is None:
             continue  # read by an earlier run
         report.files[old] -= 1
-        report.files["duplicate"] += 1
-        report.status_by_file[path] = "duplicate"
+        report.files[status] += 1
+        report.status_by_file[path] = status
         report.problems = [p for p in report.problems if p[0] != path]
-        report.problems.append((path, "duplicate", error))
+        report.problems.append((path, status, error))
     read = {r.path for r in results}
     for old, _ in resolution.superseded:
         if old.source_file in report.status_by_file and old.source_file not in read:  # stored earlier this run

@@ -18,7 +18,7 @@ import pyarrow as pa
 from pipeline.reading import KnownFile
 from pipeline.schema import arrow_schema
 
-COLUMNS = ("path", "content_hash", "paipu_version", "size", "mtime_ns")
+COLUMNS = ("path", "content_hash", "paipu_version", "size", "mtime_ns", "format")
 """The manifest columns the index keeps."""
 _CHUNK = 1 << 16
 """Paths turned into Python strings at a time while hashing (bounds the memory that takes)."""
@@ -48,6 +48,7 @@ class KnownFiles:
         self._hashes = hashes[order]
         rows = manifest.select(list(COLUMNS)).take(pa.array(order)).combine_chunks()
         self._paths, self._digests, self._versions = rows["path"], rows["content_hash"], rows["paipu_version"]
+        self._formats = rows["format"]
         self._sizes = rows["size"].to_numpy()
         mtimes = rows["mtime_ns"]
         self._mtimes = mtimes.fill_null(0).to_numpy()
@@ -83,7 +84,10 @@ class KnownFiles:
         if row is None:
             return None
         mtime = int(self._mtimes[row]) if self._has_mtime[row] else None
-        return KnownFile(self._digests[row].as_py(), self._versions[row].as_py(), int(self._sizes[row]), mtime)
+        return KnownFile(
+            self._digests[row].as_py(), self._versions[row].as_py(), int(self._sizes[row]), mtime,
+            self._formats[row].as_py(),
+        )  # fmt: skip
 
     def of(self, paths: Iterable[str]) -> dict[str, KnownFile]:
         """The KnownFile of each of ``paths`` the manifest holds, by path (a batch's entries: what its worker needs)."""

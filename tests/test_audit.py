@@ -30,7 +30,7 @@ def source_file(db, game_id: str) -> str:
     [
         ("tenpai_at_draw", 650),
         ("hand_at_end", 1250),
-        ("draw_payments", 190),
+        ("draw_payments", 185),
         ("nagashi", 600),
         ("next_round", 1100),
         ("no_ron_in_furiten", 550),

@@ -1,7 +1,8 @@
 """The ``paipu`` command line through typer's CliRunner: output, documented exit codes, no tracebacks.
 
 Exit codes: 0 success, 1 check violations, 2 usage error, 3 some files quarantined, 4 warehouse/SQL
-error. The runner mixes stderr into ``result.output``; ``result.stdout`` holds stdout alone.
+error, 5 not derived (stats, audit), 130 interrupted. The runner mixes stderr into ``result.output``;
+``result.stdout`` holds stdout alone.
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ import io
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -22,7 +28,7 @@ from pipeline.cli import app
 from pipeline.cli_render import MAX_GROUPS_SHOWN
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
-from pipeline.statistics import GROUPINGS, NOT_PROPORTIONS, TOPICS
+from pipeline.statistics import DERIVED_MARTS, GROUPINGS, NOT_DERIVED, NOT_PROPORTIONS, TOPICS, mart_stats
 from pipeline.store.warehouse import Warehouse
 
 PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
@@ -30,7 +36,7 @@ PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
 GZIPPED = "Tenhou-Paifu-Logger/test/test_data/2022060222gm-0001-0000-f47dd061&tw=3.mjlog"
 """A gzip-compressed mjlog (truncated below to make a corrupt file)."""
 
-STAT_KEYS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high")
+STAT_KEYS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "note")
 RATE_NAMES = {"exhaustive_draw_rate", "win_rate", "abortive_rate_kyuushu_kyuuhai"}
 
 runner = CliRunner()
@@ -215,7 +221,7 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
         assert isinstance(stat["name"], str) and isinstance(stat["definition"], str) and stat["definition"]
         assert stat["group"] is None
         assert type(stat["numerator"]) is int and type(stat["denominator"]) is int
-        assert isinstance(stat["value"], float)
+        assert isinstance(stat["value"], float) and stat["note"] is None
         assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
         if stat["name"] in NOT_PROPORTIONS:
             assert stat["ci_low"] is None and stat["ci_high"] is None, stat
@@ -337,7 +343,7 @@ def test_stats_csv_has_one_row_per_statistic(real_wh: Path) -> None:
             stat["numerator"],
             stat["denominator"],
         )
-        assert float(row["value"]) == stat["value"] and row["definition"] == stat["definition"]
+        assert float(row["value"]) == stat["value"] and row["definition"] == stat["definition"] and row["note"] == ""
         assert row["ci_low"] == ("" if stat["ci_low"] is None else repr(stat["ci_low"]))
 
 
@@ -401,3 +407,156 @@ def test_audit_markdown_is_the_truth_table(real_wh: Path) -> None:
     assert set(rows) == set(sql_names("audit"))
     agree, total = rows["points"][1].replace(",", "").split("/")
     assert int(agree) == int(total) > 900 and rows["points"][2] == "100.00%"
+
+
+# --- not derived -------------------------------------------------------------------------------------------------
+@pytest.fixture
+def underived(inputs: Path, tmp_path: Path) -> Path:
+    """A warehouse of one real game ingested with --no-derive."""
+    warehouse = tmp_path / "underived"
+    assert run("ingest", inputs, "-w", warehouse, "--no-derive").exit_code == 0
+    return warehouse
+
+
+def test_stats_without_derived_tables_say_not_derived_and_exit_5(underived: Path) -> None:
+    result = run("stats", "-w", underived)
+    assert result.exit_code == 5, result.output
+    assert re.search(r"furiten_passes_per_round\W+not derived: run `paipu derive`", result.output), result.output
+    assert "0.00/100" not in result.output and "win_rate" in result.output  # the facts' statistics are measured
+    assert "not derived: 1 of 1 games parts have no derived tables" in result.output
+    stats = {s["name"]: s for s in json.loads(run("stats", "-w", underived, "--json").stdout)["stats"]}
+    assert stats["furiten_passes_per_round"] | {"definition": None} == {
+        "name": "furiten_passes_per_round", "group": None, "numerator": None, "denominator": None, "value": None,
+        "definition": None, "ci_low": None, "ci_high": None, "note": NOT_DERIVED,
+    }  # fmt: skip
+    assert stats["win_rate"]["note"] is None and stats["win_rate"]["denominator"] == 9
+    assert {name for name, s in stats.items() if s["note"]} == {n for names in DERIVED_MARTS.values() for n in names}
+    assert run("stats", "-w", underived, "--csv").exit_code == 5
+
+
+def test_audit_without_derived_tables_says_not_derived_and_exits_5(underived: Path) -> None:
+    result = run("audit", "-w", underived)
+    assert result.exit_code == 5, result.output
+    assert "0/0" not in result.output
+    for name in sql_names("audit"):
+        assert re.search(rf"^{name}: not derived: run `paipu derive`$", result.output, re.MULTILINE), name
+    checks = json.loads(run("audit", "-w", underived, "--json").stdout)["checks"]
+    assert {c["note"] for c in checks.values()} == {NOT_DERIVED} and {c["total"] for c in checks.values()} == {None}
+    markdown = run("audit", "-w", underived, "--markdown")
+    assert markdown.exit_code == 5 and "| `points` | not derived: run `paipu derive` |" in markdown.stdout
+
+
+def test_derive_then_stats_and_audit_are_measured(underived: Path) -> None:
+    assert run("derive", "-w", underived).exit_code == 0
+    assert run("stats", "-w", underived).exit_code == 0
+    assert run("audit", "-w", underived).exit_code == 0
+
+
+def test_derived_marts_name_their_statistics(tenhou_db) -> None:  # noqa: ANN001
+    for mart, patterns in DERIVED_MARTS.items():
+        names = {s.name for s in mart_stats(tenhou_db, mart)}
+        assert names, mart
+        assert {n for n in names if not any(fnmatchcase(n, p) for p in patterns)} == set(), mart
+        assert {p for p in patterns if not any(fnmatchcase(n, p) for n in names)} == set(), mart
+
+
+# --- usage errors: one line, exit 2 ----------------------------------------------------------------------------
+def assert_usage_error(result, *needles: str) -> None:  # noqa: ANN001 - click's Result
+    """Exit 2 with one line on stderr saying ``needles``."""
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error: "), result.output
+    for needle in needles:
+        assert needle in result.output, (needle, result.output)
+
+
+@pytest.mark.parametrize("where", ["path", "warehouse"])
+def test_an_empty_path_is_a_usage_error(
+    inputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    monkeypatch.chdir(inputs)  # an empty path would have meant this folder
+    args = ["ingest", "", "-w", tmp_path / "w"] if where == "path" else ["ingest", inputs, "-w", ""]
+    assert_usage_error(run(*args), "an empty path")
+    assert not Warehouse(tmp_path / "w").exists() and not Warehouse(inputs).exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["ingest"], ["ingest", ".", "--bogus"], ["ingest", ".", "--batch-size", "0"], ["stats", "--by"], ["nosuch"]],
+)
+def test_command_line_mistakes_are_one_line(args: list[str]) -> None:
+    assert_usage_error(run(*args), "--help")
+
+
+@pytest.mark.parametrize("query", ["", "   ", ";", "/* only a comment */"])
+def test_an_empty_query_is_a_usage_error(real_wh: Path, query: str) -> None:
+    assert_usage_error(run("sql", query, "-w", real_wh), "query")
+
+
+def test_sql_files_that_do_not_hold_a_query_are_usage_errors(real_wh: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sql"
+    empty.write_text("\n  \n", encoding="utf-8")
+    assert_usage_error(run("sql", empty, "-w", real_wh), "empty query", "empty.sql")
+    missing = tmp_path / "no_such_query.sql"
+    assert_usage_error(run("sql", missing, "-w", real_wh), "no such .sql file", "no_such_query.sql")
+    (tmp_path / "folder.sql").mkdir()
+    assert_usage_error(run("sql", tmp_path / "folder.sql", "-w", real_wh), "not a file")
+
+
+@pytest.mark.parametrize("command", [["ingest", "."], ["derive"]])
+def test_a_bad_scheduler_is_a_usage_error(real_wh: Path, command: list[str]) -> None:
+    assert_usage_error(run(*command, "-w", real_wh, "--scheduler", "bogus"), "--scheduler", "'bogus'")
+
+
+# --- sql output: plain text, whole cells, --limit ----------------------------------------------------------------
+HOSTILE = "select '[/x] [bold]' || chr(27) || '[31mred' || chr(10) || 'next' as \"[b]name\", repeat('z', 300) as long"
+
+
+def test_sql_table_prints_values_as_plain_text(real_wh: Path) -> None:
+    result = run("sql", HOSTILE, "-w", real_wh)
+    assert result.exit_code == 0, result.output
+    assert "[b]name" in result.stdout and "[/x] [bold]\\x1b[31mred\\x0anext" in result.stdout, result.stdout
+    assert "\x1b" not in result.stdout and "…" not in result.stdout
+    assert "z" * 300 in result.stdout  # not a terminal: every cell whole, however wide
+
+
+def test_sql_limit_shows_that_many_rows(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    query = "select game_id from games order by game_id"
+    limited = run("sql", query, "-w", real_wh, "--limit", "3", "-f", "json")
+    assert limited.exit_code == 0, limited.output
+    expected = [{"game_id": g} for (g,) in tenhou_db.execute(query + " limit 3").fetchall()]
+    assert json.loads(limited.stdout) == expected
+    assert "showing the first 3 rows" in limited.output
+    table = run("sql", query, "-w", real_wh, "--limit", "2")
+    shown = [g for (g,) in tenhou_db.execute(query).fetchall() if g in table.stdout]
+    assert shown == [r["game_id"] for r in expected[:2]]
+    whole = run("sql", "select 1 as one", "-w", real_wh, "--limit", "5")
+    assert whole.exit_code == 0 and "showing" not in whole.output
+
+
+# --- Ctrl-C ----------------------------------------------------------------------------------------------------
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("to", ["group", "main"])
+def test_ctrl_c_during_an_ingest_exits_130_and_a_rerun_finishes(shared_logs: Path, tmp_path: Path, to: str) -> None:
+    """SIGINT to the process group (a terminal's Ctrl-C: the workers get it too) or to the main process alone."""
+    root = tmp_path / "w"
+    command = [sys.executable, "-m", "pipeline", "ingest", str(shared_logs / "tenhou-xml"), "-w", str(root)]
+    process = subprocess.Popen(
+        [*command, "-j", "2", "--batch-size", "2"], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (root / "manifest").is_dir() and time.monotonic() < deadline:  # a first batch is published
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    (os.killpg if to == "group" else os.kill)(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, (out, err)
+    assert err.strip().splitlines()[-1] == "interrupted: rerun to finish", err
+    assert "Traceback" not in out + err
+    rerun = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 3, rerun.stderr  # pantheon's hanchan_with_noname.xml: quarantined (round_has_play)
+    manifest = run("sql", "select count(*) as n, count(distinct path) as paths from manifest", "-w", root, "-f", "json")
+    assert json.loads(manifest.stdout) == [{"n": 218, "paths": 218}]

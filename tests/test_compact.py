@@ -23,6 +23,8 @@ from pipeline.derive.run import derive, stale_parts
 from pipeline.ingest import ingest
 from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, TABLES
 from pipeline.store import transaction
+from pipeline.store.lock import LOCK_FILE
+from pipeline.store.published import COMMIT_LOCK_FILE
 from pipeline.store.transaction import STAGING, Transaction, recover
 from pipeline.store.warehouse import Warehouse
 
@@ -64,8 +66,9 @@ def warehouse(built: tuple[Path, dict], tmp_path: Path) -> Warehouse:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file below ``root`` (relative path -> bytes)."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file below ``root`` (relative path -> bytes), the lock files aside."""
+    files = (p for p in sorted(root.rglob("*")) if p.is_file() and p.name not in (LOCK_FILE, COMMIT_LOCK_FILE))
+    return {str(p.relative_to(root)): p.read_bytes() for p in files}
 
 
 def read(part: Path) -> pa.Table:

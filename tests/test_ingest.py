@@ -22,9 +22,11 @@ from pipeline import containers
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
-from pipeline.ingest import IngestReport, content_hash, ingest
+from pipeline.ingest import STATUSES, IngestReport, content_hash, ingest
 from pipeline.schema import DERIVED_TABLES, TABLES
 from pipeline.statistics import run_checks
+from pipeline.store.lock import LOCK_FILE
+from pipeline.store.published import COMMIT_LOCK_FILE
 from pipeline.store.warehouse import Warehouse
 
 MJX = "mjx/tests_py/resources/mjlog"
@@ -62,6 +64,9 @@ def real(shared_logs: Path, rel: str) -> bytes:
     return (shared_logs / "tenhou-xml" / rel).read_bytes()
 
 
+NOTHING = dict.fromkeys((*STATUSES, "unchanged"), 0)
+"""An ingest report's file counts with no file in any status."""
+
 def plain(shared_logs: Path, rel: str) -> bytes:
     """The XML bytes of a real log, decompressed if it is gzip."""
     data = real(shared_logs, rel)
@@ -96,11 +101,12 @@ def manifest_rows(warehouse: Warehouse) -> dict[str, dict]:
 
 
 def snapshot(root: Path, skip: tuple[str, ...] = ("manifest",)) -> dict[str, tuple[int, int, str]]:
-    """Relative path -> (size, mtime_ns, content digest) of every file of a warehouse folder."""
+    """Relative path -> (size, mtime_ns, content digest) of every file of a warehouse folder (the lock files
+    aside: they name the last writer, and date the last publication)."""
     return {
         str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.relative_to(root).parts[0] not in skip
+        if p.is_file() and p.relative_to(root).parts[0] not in (*skip, LOCK_FILE, COMMIT_LOCK_FILE)
     }
 
 
@@ -146,9 +152,12 @@ def test_real_logs_nothing_quarantined_and_only_the_text_files_are_not_logs(
     by_status: dict[str, list[str]] = {}
     for path, row in rows.items():
         by_status.setdefault(row["status"], []).append(Path(path).name)
-    assert set(by_status) <= {"ok", "duplicate", "not_a_log"}
+    assert set(by_status) <= {"ok", "duplicate", "quarantined", "not_a_log"}
     assert sorted(by_status["not_a_log"]) == ["README.txt", "example.txt"]
-    assert report.all_read and report.files["quarantined"] == 0
+    # pantheon's hand-edited copy of full_hanchan.xml: its first round has a win and no draw (round_has_play)
+    assert by_status["quarantined"] == ["hanchan_with_noname.xml"]
+    assert "fails the invariant check round_has_play" in rows[next(p for p in rows if "noname" in p)]["error"]
+    assert not report.all_read and report.files["quarantined"] == 1
     assert {status: len(names) for status, names in by_status.items()} == {
         status: n for status, n in report.files.items() if n and status != "unchanged"
     }
@@ -180,7 +189,7 @@ def test_reingesting_the_same_folder_changes_nothing(shared_logs: Path, tmp_path
     again = ingest([folder], warehouse)
 
     n_files = len(listing(folder))
-    assert again.files == {"ok": 0, "duplicate": 0, "quarantined": 0, "not_a_log": 0, "unchanged": n_files}
+    assert again.files == {**NOTHING, "unchanged": n_files}
     assert (again.games, again.rounds, again.problems) == (0, 0, [])
     assert first.games > 0
     assert snapshot(warehouse.root) == parts  # same part names, bytes and mtimes
@@ -293,7 +302,7 @@ def test_new_files_are_added_later_without_duplicating_the_old(shared_logs: Path
     d = put(inputs, "later/0-copy-of-a.gz", gzip.compress(real(shared_logs, PLAIN)))
     second = ingest([inputs], warehouse)
 
-    assert second.files == {"ok": 1, "duplicate": 1, "quarantined": 0, "not_a_log": 0, "unchanged": 2}
+    assert second.files == {**NOTHING, "ok": 1, "duplicate": 1, "unchanged": 2}
     assert second.games == 1
     stored = games(warehouse)
     ids = [g["game_id"] for g in stored]
@@ -458,7 +467,7 @@ def test_bad_input_is_accounted_for_and_the_rest_is_written(bad_batch: dict) -> 
         "cut_in_first_round": "quarantined",
         "cut_after_three_rounds": "ok",
     }
-    assert report.files == {"ok": 3, "duplicate": 0, "quarantined": 7, "not_a_log": 1, "unchanged": 0}
+    assert report.files == {**NOTHING, "ok": 3, "quarantined": 7, "not_a_log": 1}
     assert not report.all_read
     assert sorted(p for p, _, _ in report.problems) == sorted(
         str(path) for k, path in bad_batch["files"].items() if rows[k]["status"] != "ok"
@@ -526,7 +535,7 @@ def test_parts_are_hive_partitioned_zstd_with_version_metadata(
     warehouse, _ = tenhou_warehouse
     root = warehouse.root
     assert not list(root.rglob("*.tmp"))
-    parts = sorted(p for p in root.rglob("*") if p.is_file())
+    parts = sorted(p for p in root.rglob("*") if p.is_file() and p.name not in (LOCK_FILE, COMMIT_LOCK_FILE))
     manifest_parts = warehouse.manifest_parts()
     assert manifest_parts and set(manifest_parts) <= set(parts)
     tables_seen = set()
@@ -640,3 +649,16 @@ def test_a_game_whose_values_do_not_fit_is_quarantined_and_the_rest_stored(
     assert row["status"] == "quarantined"
     assert "sanma2.xml" in row["error"] and "table rounds" in row["error"] and "\n" not in row["error"]
     assert len(warehouse.table_files("games")) == 1 and warehouse.table_files("hand_states")
+
+
+def test_a_file_read_with_another_format_forced_is_read_again(shared_logs: Path, tmp_path: Path) -> None:
+    inputs = tmp_path / "in"
+    put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))
+    warehouse = Warehouse(tmp_path / "warehouse")
+    wrong = ingest([inputs], warehouse, file_format="mjai")  # not mjai: not stored
+    assert wrong.files["ok"] == 0
+    again = ingest([inputs], warehouse, file_format="mjai")
+    assert again.files["unchanged"] == 1  # the same format forced again: nothing new to read
+    right = ingest([inputs], warehouse, file_format="tenhou_xml")
+    assert (right.files["ok"], right.files["unchanged"], right.games) == (1, 0, 1)
+    assert ingest([inputs], warehouse).files["unchanged"] == 1  # detected: tenhou_xml, as recorded

@@ -23,12 +23,13 @@ def manifest(n: int, seed: int = 1) -> pa.Table:
         "paipu_version": [rng.choice(("0.1.0", "0.0.9")) for _ in paths],
         "size": [rng.randrange(1, 40_000) for _ in paths],
         "mtime_ns": pa.array([None if i % 7 == 0 else rng.getrandbits(60) for i in range(n)], pa.int64()),
+        "format": [rng.choice(("tenhou_xml", "mjai", None)) for _ in paths],
         "status": ["ok"] * n,
     })  # fmt: skip
 
 
 def as_dict(table: pa.Table) -> dict[str, KnownFile]:
-    columns = [table[name].to_pylist() for name in ("content_hash", "paipu_version", "size", "mtime_ns")]
+    columns = [table[name].to_pylist() for name in ("content_hash", "paipu_version", "size", "mtime_ns", "format")]
     return dict(zip(table["path"].to_pylist(), map(KnownFile, *columns), strict=True))
 
 

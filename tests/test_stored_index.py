@@ -26,7 +26,8 @@ def write_part(path: Path, games: list[tuple[str, str]]) -> Path:
             "source_file": [f"/logs/{gid}.mjlog" for _, gid in games],
             "is_complete": [True] * n,
             "n_rounds": pa.array([8] * n, pa.int16()),
-            "n_events": pa.array([900] * n, pa.int32()),
+            "is_server_log": [True] * n,
+            "source": ["tenhou_xml"] * n,
         }
     )
     pq.write_table(table, path)
@@ -34,7 +35,7 @@ def write_part(path: Path, games: list[tuple[str, str]]) -> Path:
 
 
 def stored(games: list[tuple[str, str]], part: Path) -> dict[str, StoredGame]:
-    return {fp: StoredGame(gid, f"/logs/{gid}.mjlog", (1, 8, 900, 1), part) for fp, gid in games}
+    return {fp: StoredGame(gid, f"/logs/{gid}.mjlog", (1, 8, 1, 3, 1), part) for fp, gid in games}
 
 
 @pytest.mark.parametrize("colliding", [False, True])
@@ -56,7 +57,7 @@ def test_games_are_found_by_fingerprint_and_id_across_many_parts(
     assert set(found) == {fp for fp, _ in everything}
     for part, games in parts.items():
         for fp, gid in games:
-            assert (found[fp].game_id, found[fp].part, found[fp].completeness[:3]) == (gid, part, (True, 8, 900))
+            assert (found[fp].game_id, found[fp].part, found[fp].completeness[:4]) == (gid, part, (True, 8, True, 3))
     owners = index.by_game_id(["game-2-5", "game-5-39", "nobody"])
     assert {gid: fp for gid, (fp, _) in owners.items()} == {
         "game-2-5": parts[tmp_path / "part-2.parquet"][5][0],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import duckdb
@@ -60,13 +61,32 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
             con.execute(f"set variable {table}_files = $files", {"files": files})
             con.execute(f"create view {table} as {load_sql('staging', table)}")
         else:
-            # the same view over an empty table with the declared columns
-            con.register(f"_empty_{table}", arrow_schema(table).empty_table())
-            sql = load_sql("staging", table).replace(_PARTS.format(table=table), f"_empty_{table}")
-            con.execute(f"create view {table} as {sql}")
+            _view_over_arrow(con, table, arrow_schema(table).empty_table())  # the declared columns, no rows
+    _create_macros(con)
+    return con
+
+
+def connect_tables(tables: Mapping[str, pa.Table]) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with the same views as ``connect`` over tables held in memory (table name -> Arrow
+    rows in the declared schema; a table not given is empty), e.g. a batch's games before they are published."""
+    con = duckdb.connect()
+    con.execute("set threads = 1")  # a worker's own check of its batch: one core is its share
+    for table in sql_names("staging"):
+        _view_over_arrow(con, table, tables.get(table, arrow_schema(table).empty_table()))
+    _create_macros(con)
+    return con
+
+
+def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:
+    """Create the staging view of ``table`` over Arrow rows instead of its part files."""
+    con.register(f"_rows_{table}", rows)
+    sql = load_sql("staging", table).replace(_PARTS.format(table=table), f"_rows_{table}")
+    con.execute(f"create view {table} as {sql}")
+
+
+def _create_macros(con: duckdb.DuckDBPyConnection) -> None:
     for macro in sql_names("macros"):  # shared pieces of the marts (e.g. grouped_seats)
         con.execute(load_sql("macros", macro))
-    return con
 
 
 def query(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> pa.Table:

@@ -153,7 +153,8 @@ MANIFEST = [
     col("mtime_ns", I64, "File modification time when read, ns since the epoch (null: a container's member)", True),
     col("content_hash", STR, "BLAKE2b-128 of the file's bytes"),
     col("format", STR, "Detected format, null when none", True),
-    col("status", STR, "ok, duplicate (game already stored), quarantined (unreadable), not_a_log"),
+    col("status", STR, "ok, duplicate (game already stored), conflict (disagrees with the copy stored), quarantined "
+        "(unreadable or failing a check), not_a_log, skipped (not read: FIFO, link...), pending (not downloaded)"),
     col("error", STR, "Why the file was quarantined or is a duplicate, naming game/round/tag", True),
     col("n_games", I32, "Games read from the file"),
     col("game_ids", pa.list_(STR), "Ids of the games the file holds (as read from this file)"),

@@ -41,9 +41,11 @@ class ParsedGame:
     is_complete: bool
     tables: dict[str, dict[str, list]] = field(default_factory=lambda: {t: new_buffers(t) for t in TABLES})
 
-    def completeness(self) -> tuple[int, int, int, int]:
-        """Return a sort key: higher is the better copy of the same game (complete, rounds, events, named)."""
-        return completeness_key(self.is_complete, self.n_rounds, len(self.tables["events"]["round_idx"]), self.game_id)
+    def completeness(self) -> tuple[int, int, int, int, int]:
+        """Return a sort key: higher is the better copy of the same game (see completeness_key)."""
+        server = self.tables["games"]["is_server_log"]
+        return completeness_key(self.is_complete, self.n_rounds, bool(server[0]) if server else False, self.source,
+                                self.game_id)  # fmt: skip
 
 
 @dataclass
@@ -56,9 +58,20 @@ class RoundOutcome:
     quirks: set[str] = field(default_factory=set)
 
 
-def completeness_key(is_complete: bool, n_rounds: int, n_events: int, game_id: str) -> tuple[int, int, int, int]:
-    """The key ranking copies of one game: complete first, then more rounds, more events, a log id."""
-    return (int(is_complete), n_rounds, n_events, int(not game_id.startswith("fp-")))
+FORMAT_RANK = {"tenhou_xml": 3, "majsoul": 2, "tenhou_json": 1, "mjai": 0}
+"""Which format's copy of a game holds more of what the server wrote: Tenhou's XML (the wall seed, every tile's
+id, the hands shown at a draw), a Mahjong Soul record (the server's flags), tenhou.net/6 JSON (no closed hands,
+the interleaving rebuilt), mjai (a tool's)."""
+
+
+def completeness_key(
+    is_complete: bool, n_rounds: int, is_server_log: bool, source: str, game_id: str
+) -> tuple[int, int, int, int, int]:
+    """The key ranking copies of one game, higher first: the complete game, more rounds, as the server wrote it
+    (not edited or tool-written), the richer format (FORMAT_RANK), a log id. It never counts events: a copy
+    with a tag written twice is no more complete. Copies of equal key: the smaller file path (dedup.beats)."""
+    named = int(not game_id.startswith("fp-"))
+    return (int(is_complete), n_rounds, int(is_server_log), FORMAT_RANK.get(source, -1), named)
 
 
 def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, ColumnValues]:

@@ -10,9 +10,10 @@ folder. A run killed at any point leaves either
 - a staging folder with a journal: the commit had started; ``recover()`` applies the rest of it (applying
   is idempotent: a file already moved is no longer staged, a file already deleted is gone).
 
-So readers, which only look at ``<root>/<table>/``, never see half a batch once ``recover()`` has run, and no
-part file is ever visible half-written (every file is renamed into place whole). One process at a time
-commits to a warehouse (the ingest's or derive's main process); workers only write to their own staging folder.
+So no part file is ever visible half-written (every file is renamed into place whole), and readers, which list
+and read ``<root>/<table>/`` under the shared publishing lock (pipeline.store.published), never see half a batch:
+a commit applies its journal under the exclusive one, and a journal a killed writer left is finished first. One
+process at a time commits to a warehouse (pipeline.store.lock); workers only write to their own staging folder.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from pipeline.errors import WarehouseError
+from pipeline.store.published import publishing
 
 STAGING = "_staging"
 """Folder below the warehouse root holding the transactions in flight."""
@@ -78,14 +80,15 @@ class Transaction:
         (the journal then stays, and the next run's ``recover()`` finishes the commit)."""
         staged = self.staged_files()
         journal = {"replace": staged, "delete": sorted(self.deletions - set(staged))}
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f"{JOURNAL}.tmp"
-            tmp.write_text(json.dumps(journal))
-            os.replace(tmp, self.folder / JOURNAL)
-        except OSError as exc:
-            raise WarehouseError(f"cannot write the journal in {self.folder}: {exc.strerror or exc}") from None
-        _apply(self.root, self.folder)
+        with publishing(self.root):  # readers see the warehouse before this commit or after it, never between
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                tmp = self.folder / f"{JOURNAL}.tmp"
+                tmp.write_text(json.dumps(journal))
+                os.replace(tmp, self.folder / JOURNAL)
+            except OSError as exc:
+                raise WarehouseError(f"cannot write the journal in {self.folder}: {exc.strerror or exc}") from None
+            _apply(self.root, self.folder)
 
     def abort(self) -> None:
         """Throw the staged files away, unless the transaction is committed (its journal written): a commit
@@ -119,18 +122,26 @@ def recover(root: Path) -> tuple[int, int]:
     process is writing to the warehouse.
     """
     staging = Path(root) / STAGING
-    finished = discarded = 0
     if not staging.is_dir():
         return 0, 0
+    with publishing(root):
+        finished = finish_committed(Path(root))
+    discarded = 0
     for folder in sorted(p for p in staging.iterdir() if p.is_dir()):
-        if (folder / JOURNAL).is_file():
-            _apply(Path(root), folder)
-            finished += 1
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-            discarded += 1
+        shutil.rmtree(folder, ignore_errors=True)  # never committed: nothing of it was published
+        discarded += 1
     shutil.rmtree(staging, ignore_errors=True)
     return finished, discarded
+
+
+def finish_committed(root: Path) -> int:
+    """Apply the journals of the commits a killed writer left half applied below ``root`` (hold the publishing
+    lock: pipeline.store.published); leaves uncommitted transactions alone. Returns how many were finished."""
+    staging = Path(root) / STAGING
+    folders = sorted(p for p in staging.iterdir() if p.is_dir() and (p / JOURNAL).is_file()) if staging.is_dir() else []
+    for folder in folders:
+        _apply(Path(root), folder)
+    return len(folders)
 
 
 def remove_empty_staging(root: Path) -> None:

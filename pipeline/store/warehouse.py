@@ -60,11 +60,11 @@ class StoredGame:
 
     game_id: str
     source_file: str
-    completeness: tuple[int, int, int, int]
+    completeness: tuple[int, int, int, int, int]
     part: Path
 
 
-STORED_COLUMNS = ["fingerprint", "game_id", "source_file", "is_complete", "n_rounds", "n_events"]
+STORED_COLUMNS = ["fingerprint", "game_id", "source_file", "is_complete", "n_rounds", "is_server_log", "source"]
 """The games columns a StoredGame is made of (with the fingerprint it is known by)."""
 
 
@@ -72,7 +72,7 @@ def stored_games_of(rows: pa.Table, part: Path) -> dict[str, StoredGame]:
     """Fingerprint -> StoredGame of games rows (STORED_COLUMNS) read from the games part ``part``."""
     stored = {}
     for r in rows.to_pylist():
-        key = completeness_key(r["is_complete"], r["n_rounds"], r["n_events"], r["game_id"])
+        key = completeness_key(r["is_complete"], r["n_rounds"], r["is_server_log"], r["source"], r["game_id"])
         stored[r["fingerprint"]] = StoredGame(r["game_id"], r["source_file"], key, part)
     return stored
 

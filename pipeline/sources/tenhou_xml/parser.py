@@ -8,7 +8,6 @@ incomplete.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import re
 import zlib
@@ -17,10 +16,12 @@ from pathlib import PurePath
 from urllib.parse import unquote
 
 from pipeline.errors import NotALogError, ParseError
+from pipeline.identity import content_fingerprint
+from pipeline.limits import DEFAULT_LIMITS, GZIP_MAGIC, TooLargeError, gunzip
 from pipeline.sources.base import ParsedGame
 from pipeline.sources.tenhou_xml.elements import Elements, scan_elements
 from pipeline.sources.tenhou_xml.results import ResultReader
-from pipeline.sources.tenhou_xml.state import GameState
+from pipeline.sources.tenhou_xml.state import GameState, tiles_attr
 
 SOURCE = "tenhou_xml"
 
@@ -31,15 +32,19 @@ _LOG_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-(\d{4,5})-([0-9a-f]{8})")
 """A Tenhou log id: start hour, GO type (hex), lobby (decimal), game hash."""
 
 
-def decode_bytes(data: bytes, source_file: str) -> bytes:
-    """Return the XML bytes of a Tenhou log (plain or gzip, detected by content).
+def decode_bytes(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMITS.max_bytes) -> bytes:
+    """Return the XML bytes of a Tenhou log (plain or gzip, detected by content; gzip decompressed in chunks up
+    to ``max_bytes``, a stream cut short giving the document it holds, whose complete rounds are kept).
 
-    Raises NotALogError when the bytes are not an mjlog document, ParseError when gzip is corrupt.
+    Raises NotALogError when the bytes are not an mjlog document, ParseError when gzip is corrupt
+    (TooLargeError when it expands past ``max_bytes``).
     """
-    if data[:2] == b"\x1f\x8b":
+    if data[:2] == GZIP_MAGIC:
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
+            data = gunzip(data, max_bytes)
+        except TooLargeError as exc:
+            raise TooLargeError(f"{source_file}: {exc.message}") from None
+        except (zlib.error, EOFError) as exc:
             raise ParseError(f"{source_file}: corrupt gzip data ({exc})") from None
     if b"<mjloggm" not in data[:512]:
         raise NotALogError(f"{source_file}: not a Tenhou mjlog document (no <mjloggm> root)")
@@ -141,10 +146,10 @@ class _DocumentReader:
             return
         attrs = dict(_ATTR.findall(attr_text))
         if name == "INIT":
+            state.start_round(attrs, index)
             if not self.first_init:
                 self.first_init = attr_text
                 self._set_identity(attr_text)
-            state.start_round(attrs, index)
         elif name == "N":
             state.call(int(attrs["who"]), int(attrs["m"]), index)
         elif name == "REACH":
@@ -173,10 +178,13 @@ class _DocumentReader:
             raise ParseError(f"unknown tag <{name}>", tag=name)
 
     def _set_identity(self, first_init: str) -> None:
-        digest = hashlib.blake2b((self.shuffle_seed + "|" + first_init).encode(), digest_size=8)
-        self.fingerprint = digest.hexdigest()
+        """The game's content fingerprint from its first round (pipeline.identity: the same for every copy of
+        the game in any format), and, without a log id, its id from the wall seed and the first INIT's text."""
+        first = {**self.state.round, "hands_start": [tiles_attr(text) for text in self.state.round["hands_start"]]}
+        self.fingerprint = content_fingerprint(first)
         if not self.log_id:
-            self.state.game_id = "fp-" + self.fingerprint
+            digest = hashlib.blake2b((self.shuffle_seed + "|" + first_init).encode(), digest_size=8)
+            self.state.game_id = "fp-" + digest.hexdigest()
 
     def _finish(self, elements: Elements) -> ParsedGame:
         state = self.state
