@@ -10,11 +10,19 @@
     wh.view("wins", as_="polars")               # needs polars installed (not a paipu dependency)
 
 Every method returns pandas unless ``as_`` asks for "arrow" or "polars"; polars is imported only then.
+
+A warehouse holding games without their derived tables (ingested with ``--no-derive``, or a derive cut short;
+pipeline.statistics.underived_parts) is not treated as derived: ``stats`` returns the rules layer's statistics
+(the marts of DERIVED_MARTS) as ``paipu stats`` prints them, one row per statistic with null counts, value and
+interval and ``note`` = "not derived: run `paipu derive`" (the facts' statistics as usual), and warns with a
+NotDerivedWarning; ``mart`` of such a mart raises NotDerivedError rather than return the zeros its empty
+inputs would give. Run ``paipu derive`` (or pipeline.derive.run.derive) and ask again.
 """
 
 from __future__ import annotations
 
 import importlib
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
@@ -23,8 +31,9 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.db import connect, load_sql, sql_names
+from pipeline.errors import PaipuError
 from pipeline.schema import ALL_TABLES
-from pipeline.statistics import GROUPINGS, all_stats, player_stats
+from pipeline.statistics import DERIVED_MARTS, GROUPINGS, NOT_DERIVED, all_stats, has_player, underived_parts
 from pipeline.store.published import generation, reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
@@ -39,6 +48,14 @@ RESULTS = ("pandas", "arrow", "polars")
 
 Frame: TypeAlias = "pd.DataFrame | pa.Table | pl.DataFrame"
 """A result: pandas, Arrow or Polars, as asked."""
+
+
+class NotDerivedError(PaipuError):
+    """A mart that reads the derived tables was asked of a warehouse holding games without them."""
+
+
+class NotDerivedWarning(UserWarning):
+    """``stats`` of a warehouse holding games without derived tables: the rules layer's statistics are null."""
 
 
 def _polars() -> Any:
@@ -99,15 +116,40 @@ class PaipuWarehouse:
             raise KeyError(f"no mart {name!r}; the marts are {', '.join(sql_names('marts'))}")
         if by not in GROUPINGS:
             raise ValueError(f"by must be one of {', '.join(GROUPINGS)}, not {by!r}")
+        if name in DERIVED_MARTS and (missing := self._underived()):
+            raise NotDerivedError(f"mart {name} reads the derived tables, and {missing}: {NOT_DERIVED}")
         return self.sql(load_sql("marts", name), {"by": by}, as_=as_)
+
+    def is_derived(self) -> bool:
+        """Whether every games part of the warehouse has its derived tables (pipeline.statistics.underived_parts)."""
+        return not self._underived()
+
+    def _underived(self) -> str:
+        """'' when the warehouse is derived, else how many of its games parts have no derived tables (words)."""
+        with reading(self.warehouse.root):
+            missing = len(underived_parts(self.warehouse))
+            total = len(self.warehouse.table_files("games"))
+        return f"{missing} of {total} games parts have no derived tables" if missing else ""
 
     def stats(self, by: str = "all", player: str | None = None, as_: Result = "pandas") -> Frame:
         """Return every mart's statistics as ``paipu stats`` prints them (name, group, numerator, denominator,
-        value, definition, ci_low, ci_high; group as group_value), grouped by ``by``, or one player's profile.
+        value, definition, ci_low, ci_high, note; group as group_value), grouped by ``by``, or one player's
+        profile. ``note`` is null for a measured statistic; when the warehouse holds games without derived
+        tables, the rules layer's statistics are one ungrouped row each with null counts and value and ``note``
+        NOT_DERIVED, and a NotDerivedWarning says how many parts lack them (see the module docstring).
         Raises ValueError for ``by``, KeyError for a player name no stored game has."""
+        missing = self._underived()
         with reading(self.warehouse.root):
             con = self._current()
-            stats = all_stats(con, by) if player is None else player_stats(con, player)
+            if player is None:
+                stats = all_stats(con, by, derived=not missing)
+            elif has_player(con, player):
+                stats = all_stats(con, "player", group=player, derived=not missing)
+            else:
+                raise KeyError(f"no player named {player!r} in the warehouse")
+        if missing:
+            warnings.warn(f"{missing}: the rules layer's statistics are null ({NOT_DERIVED})", NotDerivedWarning,
+                          stacklevel=2)  # fmt: skip
         columns = {
             "name": pa.array([s.name for s in stats], pa.string()),
             "group_value": pa.array([None if s.group is None else [*s.group.values()][0] for s in stats], pa.string()),
@@ -117,6 +159,7 @@ class PaipuWarehouse:
             "definition": pa.array([s.definition for s in stats], pa.string()),
             "ci_low": pa.array([s.ci_low for s in stats], pa.float64()),
             "ci_high": pa.array([s.ci_high for s in stats], pa.float64()),
+            "note": pa.array([s.note for s in stats], pa.string()),
         }
         return convert(pa.table(columns), as_)
 

@@ -3,6 +3,11 @@
 The page has no external assets: the charts are embedded as base64 PNG, the style is inline, so the file
 can be mailed or archived as it is. The numbers come from the same mart SQL files as ``paipu stats``.
 
+A warehouse holding games without their derived tables (ingested with ``--no-derive``, or a derive cut short:
+see pipeline.statistics.underived_parts) gets a banner at the top naming the marts and charts that need the
+rules layer; their statistics say ``not derived: run `paipu derive``` in place of a value and their charts are
+left out, as ``paipu stats`` prints them, never the zeros their empty inputs would give.
+
     from pipeline.report import write_report
     write_report(con, Path("report.html"))
 """
@@ -14,6 +19,7 @@ import datetime as dt
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 
@@ -21,7 +27,16 @@ from pipeline import __version__
 from pipeline.db import load_sql, sql_names
 from pipeline.errors import PaipuError
 from pipeline.plots import PLOT_GROUPINGS, figures, png_bytes
-from pipeline.statistics import NOT_PROPORTIONS, Stat, mart_stats
+from pipeline.statistics import (
+    DERIVED_MARTS,
+    NOT_DERIVED,
+    NOT_PROPORTIONS,
+    Stat,
+    mart_stats,
+    not_derived_stats,
+    underived_parts,
+)
+from pipeline.store.warehouse import Warehouse
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 1100px;
@@ -38,16 +53,70 @@ figure { margin: 1rem 0 2rem; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #666; font-size: 0.85rem; }
 .mart-header { color: #555; font-size: 0.9rem; margin: 0; }
+.not-derived { background: #fff4e5; border: 1px solid #f0b45a; padding: 0.6rem 1rem; border-radius: 4px; }
+td.not-derived-value { color: #a05a00; font-style: italic; white-space: nowrap; }
 """
 
+CHART_MARTS = {"fu_histogram": "score_distributions", "han_histogram": "score_distributions",
+               "tenpai_at_draw": "tenpai_at_draw"}  # fmt: skip
+"""Charts (pipeline.plots.figures) drawn from a mart of DERIVED_MARTS: chart name -> mart."""
 
-def write_report(con: duckdb.DuckDBPyConnection, out: Path, by: Sequence[str] = PLOT_GROUPINGS) -> Path:
+
+class DerivedState(NamedTuple):
+    """How much of a warehouse is derived: games parts without derived tables, of all games parts."""
+
+    missing: int
+    total: int
+
+    @property
+    def is_derived(self) -> bool:
+        """Whether every games part has its derived tables (an empty warehouse counts as derived)."""
+        return self.missing == 0
+
+
+def derived_state(con: duckdb.DuckDBPyConnection, warehouse: Warehouse | None = None) -> DerivedState:
+    """Return how much of the warehouse is derived: from ``warehouse`` when given (statistics.underived_parts),
+    else from the part files ``con`` reads (pipeline.db.connect: a games part is derived when a hand_states part
+    of the same partition and name exists, the rule of underived_parts). A connection over tables held in
+    memory (no part files) counts as one part, underived when it has games and no hand states."""
+    if warehouse is not None:
+        return DerivedState(len(underived_parts(warehouse)), len(warehouse.table_files("games")))
+    games, hands = _part_files(con, "games"), _part_files(con, "hand_states")
+    if games is None:
+        has_games = con.execute("select count(*) > 0 from games").fetchone()[0]
+        has_hands = con.execute("select count(*) > 0 from hand_states").fetchone()[0]
+        return DerivedState(int(has_games and not has_hands), int(has_games))
+    derived = set(hands or ())
+    return DerivedState(sum(part not in derived for part in games), len(games))
+
+
+def _part_files(con: duckdb.DuckDBPyConnection, table: str) -> list[Path] | None:
+    """The part files the connection's view of ``table`` reads, each relative to the table's folder; None when
+    the connection reads no part file of it."""
+    files = con.execute(f"select getvariable('{table}_files')").fetchone()[0]
+    if not files:
+        return None
+    out = []
+    for file in map(Path, files):
+        folder = next(p for p in file.parents if p.name == table)  # the deepest: partitions are key=value
+        out.append(file.relative_to(folder))
+    return out
+
+
+def write_report(
+    con: duckdb.DuckDBPyConnection,
+    out: Path,
+    by: Sequence[str] = PLOT_GROUPINGS,
+    warehouse: Warehouse | None = None,
+) -> Path:
     """Write the HTML report of the warehouse behind ``con`` to ``out`` (its folder is created): the counts
     (files by status, games and rounds by source), every chart (draw rates per grouping in ``by``), every
     mart's statistics with definitions and 95% intervals (all games; round outcomes also per grouping).
-    Return ``out``; raise PaipuError when it cannot be written."""
+    What is derived is read from ``warehouse`` when given, else from ``con`` (derived_state); the marts of
+    DERIVED_MARTS say NOT_DERIVED when some games are not. Return ``out``; raise PaipuError when it cannot be
+    written."""
     out = Path(out)
-    page = render_report(con, by)
+    page = render_report(con, by, warehouse)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(page, encoding="utf-8")
@@ -56,10 +125,18 @@ def write_report(con: duckdb.DuckDBPyConnection, out: Path, by: Sequence[str] = 
     return out
 
 
-def render_report(con: duckdb.DuckDBPyConnection, by: Sequence[str] = PLOT_GROUPINGS) -> str:
+def render_report(
+    con: duckdb.DuckDBPyConnection, by: Sequence[str] = PLOT_GROUPINGS, warehouse: Warehouse | None = None
+) -> str:
     """Return the report's HTML text (see write_report)."""
     generated = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    sections = [_counts_section(con), _charts_section(con, by), _stats_section(con, by)]
+    state = derived_state(con, warehouse)
+    sections = [
+        *([] if state.is_derived else [_not_derived_banner(state)]),
+        _counts_section(con),
+        _charts_section(con, by, state.is_derived),
+        _stats_section(con, by, state.is_derived),
+    ]
     return "\n".join(
         [
             "<!DOCTYPE html>",
@@ -76,6 +153,19 @@ def render_report(con: duckdb.DuckDBPyConnection, by: Sequence[str] = PLOT_GROUP
 
 
 # --- sections --------------------------------------------------------------------------------------
+def _not_derived_banner(state: DerivedState) -> str:
+    marts = ", ".join(DERIVED_MARTS)
+    charts = ", ".join(CHART_MARTS)
+    return (
+        '<div class="not-derived" id="not-derived"><strong>Not derived.</strong> '
+        f"{state.missing:,} of {state.total:,} games parts have no derived tables (ingested with "
+        "<code>--no-derive</code>, or a derive cut short). The statistics of the rules layer (marts "
+        f"{escape(marts)}) say <em>{escape(NOT_DERIVED)}</em> instead of a value, and the charts drawn from them "
+        f"({escape(charts)}) are left out. The statistics of the facts (the other marts) are complete. Run "
+        "<code>paipu derive</code> and write the report again.</div>"
+    )
+
+
 def _counts_section(con: duckdb.DuckDBPyConnection) -> str:
     files = con.execute("select status, count(*) from manifest group by status order by count(*) desc").fetchall()
     sources = con.execute(
@@ -99,9 +189,15 @@ def _counts_section(con: duckdb.DuckDBPyConnection) -> str:
     )
 
 
-def _charts_section(con: duckdb.DuckDBPyConnection, by: Sequence[str]) -> str:
+def _charts_section(con: duckdb.DuckDBPyConnection, by: Sequence[str], derived: bool) -> str:
     parts = ["<h2>Charts</h2>"]
     for name, figure in figures(con, by).items():
+        if not derived and name in CHART_MARTS:
+            parts.append(
+                f'<figure id="chart-{escape(name)}" class="not-derived"><figcaption>{escape(name)}.png '
+                f"({escape(CHART_MARTS[name])}): {escape(NOT_DERIVED)}</figcaption></figure>"
+            )
+            continue
         data = base64.b64encode(png_bytes(figure)).decode("ascii")
         title = figure.axes[0].get_title()
         parts.append(
@@ -111,7 +207,7 @@ def _charts_section(con: duckdb.DuckDBPyConnection, by: Sequence[str]) -> str:
     return "\n".join(parts)
 
 
-def _stats_section(con: duckdb.DuckDBPyConnection, by: Sequence[str]) -> str:
+def _stats_section(con: duckdb.DuckDBPyConnection, by: Sequence[str], derived: bool) -> str:
     parts = [
         "<h2>Statistics</h2>",
         "<p>Each statistic is one mart SQL file (<code>pipeline/sql/marts/</code>), the same that "
@@ -121,7 +217,8 @@ def _stats_section(con: duckdb.DuckDBPyConnection, by: Sequence[str]) -> str:
     for mart in sql_names("marts"):
         parts.append(f'<h3 id="mart-{escape(mart)}">{escape(mart)}</h3>')
         parts.append(f'<p class="mart-header">{escape(_mart_summary(mart))}</p>')
-        parts.append(_stats_table(mart_stats(con, mart)))
+        underived = not derived and mart in DERIVED_MARTS
+        parts.append(_stats_table(not_derived_stats(mart) if underived else mart_stats(con, mart)))
     for grouping in by:
         parts.append(f"<h3>round_outcomes by {escape(grouping)}</h3>")
         parts.append(_stats_table(mart_stats(con, "round_outcomes", grouping), grouping))
@@ -133,11 +230,12 @@ def _stats_table(stats: list[Stat], grouping: str | None = None) -> str:
     header = ["statistic", "value", "95% interval", "numerator / denominator", "definition"]
     rows = []
     for s in stats:
+        counts = "" if s.numerator is None or s.denominator is None else f"{s.numerator:,} / {s.denominator:,}"
         row = [
             (s.name, "name"),
-            (format_value(s), "num"),
+            (format_value(s), "not-derived-value" if s.note == NOT_DERIVED else "num"),
             (format_interval(s), "num"),
-            (f"{s.numerator:,} / {s.denominator:,}", "num"),
+            (counts, "num"),
             (s.definition, "definition"),
         ]
         if grouping is not None:
@@ -148,7 +246,10 @@ def _stats_table(stats: list[Stat], grouping: str | None = None) -> str:
 
 def format_value(stat: Stat) -> str:
     """A statistic's value as people read it: per 100 rounds for the ``*_per_round`` ratios, a plain number for
-    the other ratios that are not proportions (rounds per game), a percentage for proportions."""
+    the other ratios that are not proportions (rounds per game), a percentage for proportions; the note (e.g.
+    NOT_DERIVED) of a statistic that has one instead of a value."""
+    if stat.note is not None:
+        return stat.note
     if stat.value is None:
         return "n/a"
     if stat.name.endswith("_per_round"):

@@ -21,8 +21,16 @@ from pipeline.derive.run import derive
 from pipeline.errors import PaipuError
 from pipeline.ingest import ingest
 from pipeline.plots import DPI, FIGSIZE, figures, plot_groupings, write_plots
-from pipeline.report import write_report
-from pipeline.statistics import GROUPINGS, mart_stats, round_outcome_stats
+from pipeline.report import CHART_MARTS, derived_state, write_report
+from pipeline.statistics import (
+    DERIVED_MARTS,
+    GROUPINGS,
+    NOT_DERIVED,
+    mart_stats,
+    not_derived_stats,
+    round_outcome_stats,
+    underived_parts,
+)
 from pipeline.store.warehouse import Warehouse
 
 REPO = Path(__file__).resolve().parents[1]
@@ -178,6 +186,7 @@ def test_report_is_one_self_contained_page_with_every_chart_and_statistic(
     assert "Files by status" in page and "Games and rounds by source" in page
     (n_games,) = db.execute("select count(*) from games").fetchone()
     assert f"{n_games:,} games" in page
+    assert 'id="not-derived"' not in page and escape(NOT_DERIVED) not in page  # derived: no banner
 
 
 def test_report_shows_intervals_and_values_as_people_read_them(
@@ -190,6 +199,40 @@ def test_report_shows_intervals_and_values_as_people_read_them(
     assert f"{100 * exhaustive.ci_low:.2f}-{100 * exhaustive.ci_high:.2f}%" in row
     assert f"{exhaustive.numerator:,} / {exhaustive.denominator:,}" in row
     assert re.search(r'<td class="name">furiten_passes_per_round</td><td class="num">[\d.]+ per 100 rounds</td>', page)
+
+
+@pytest.mark.parametrize("pass_warehouse", [False, True])
+def test_report_of_an_underived_warehouse_says_not_derived_instead_of_zeros(
+    shared_logs: Path, tmp_path: Path, pass_warehouse: bool
+) -> None:
+    warehouse = Warehouse(tmp_path / "warehouse")
+    ingest([shared_logs / "tenhou-xml" / "pantheon"], warehouse, derive=False)  # as `paipu ingest --no-derive`
+    con = connect(warehouse)
+    n_parts = len(warehouse.table_files("games"))
+    assert len(underived_parts(warehouse)) == n_parts > 0
+    assert tuple(derived_state(con)) == (n_parts, n_parts)  # read from the connection, as `paipu report` calls it
+    out = write_report(con, tmp_path / "report.html", warehouse=warehouse if pass_warehouse else None)
+    page = out.read_text(encoding="utf-8")
+    banner = re.search(r'<div class="not-derived" id="not-derived">(.*?)</div>', page).group(1)
+    assert f"{n_parts} of {n_parts} games parts have no derived tables" in banner
+    for mart in DERIVED_MARTS:
+        assert mart in banner
+        for stat in not_derived_stats(mart):
+            row = re.search(rf'<td class="name">{re.escape(stat.name)}</td>(.*?)</tr>', page).group(1)
+            assert row.startswith(f'<td class="not-derived-value">{escape(NOT_DERIVED)}</td>'), stat.name
+            assert '<td class="num"></td><td class="num"></td>' in row  # no interval, no counts
+        for stat in mart_stats(con, mart):  # the zeros the empty derived tables give are not shown
+            assert f'<td class="name">{stat.name}</td>' not in page or stat.name in DERIVED_MARTS[mart]
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == len(CHARTS) - len(CHART_MARTS)
+    for chart in CHART_MARTS:
+        assert re.search(rf'<figure id="chart-{chart}" class="not-derived"><figcaption>[^<]*not derived', page)
+    exhaustive = {s.name: s for s in round_outcome_stats(con)}["exhaustive_draw_rate"]
+    row = re.search(r'<td class="name">exhaustive_draw_rate</td>(.*?)</tr>', page).group(1)
+    assert exhaustive.denominator > 0 and f"{exhaustive.numerator:,} / {exhaustive.denominator:,}" in row
+    derive(warehouse)
+    page = write_report(connect(warehouse), tmp_path / "derived.html").read_text(encoding="utf-8")
+    assert 'id="not-derived"' not in page and len(re.findall("data:image/png", page)) == len(CHARTS)
 
 
 # --- the README's chart ----------------------------------------------------------------------------

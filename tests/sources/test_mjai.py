@@ -24,6 +24,7 @@ from pipeline.errors import NotALogError, ParseError, UnknownCodeError
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
 from pipeline.sources.mjai import SOURCE, looks_like, parse
+from pipeline.sources.mjai.game_end import final_scores
 from pipeline.statistics import run_checks
 from pipeline.store.warehouse import Warehouse
 
@@ -382,6 +383,76 @@ def test_a_truncated_game_keeps_its_complete_rounds(shared_logs: Path) -> None:
     assert (game.n_rounds, game.is_complete) == (3, False)
     assert [p["final_score"] for p in rows(game, "players")] == [None] * 4
     assert game.fingerprint == read_one(shared_logs, RIICHIENV).fingerprint
+
+
+def without_end_game(data: bytes) -> bytes:
+    """The file's lines less its end_game event (a stream that stops after the last kyoku's result)."""
+    return b"".join(line for line in data.splitlines(keepends=True) if b'"end_game"' not in line)
+
+
+def cut_after_kyoku(data: bytes, n_kyoku: int) -> bytes:
+    """The file's lines up to the end_kyoku of its n-th kyoku (1-based)."""
+    lines = data.splitlines(keepends=True)
+    ends = [i for i, line in enumerate(lines) if b'"end_kyoku"' in line]
+    return b"".join(lines[: ends[n_kyoku - 1] + 1])
+
+
+@pytest.mark.parametrize(
+    ("relative", "n_rounds", "final", "ranks"),
+    [(RIICHIENV, 12, [2400, 14900, 38800, 43900], [4, 3, 2, 1]),  # South 4: a non-dealer's ron
+     (AKOCHAN_MATCH, 5, [24600, 38100, 18600, 18700], [2, 1, 4, 3])],  # East-only, East 4 honba 1: seat 1's ron
+)  # fmt: skip
+def test_a_game_whose_last_kyoku_ends_it_is_complete_without_end_game(
+    shared_logs: Path, relative: str, n_rounds: int, final: list[int], ranks: list[int]
+) -> None:
+    (game,) = parse(without_end_game((shared_logs / relative).read_bytes()), "no-end-game.jsonl")
+    (whole,) = parse((shared_logs / relative).read_bytes(), relative)
+    assert (game.n_rounds, game.is_complete) == (n_rounds, True)
+    assert [r["is_last"] for r in rows(game, "rounds")] == [False] * (n_rounds - 1) + [True]
+    players = rows(game, "players")
+    assert [p["final_score"] for p in players] == final == [p["final_score"] for p in rows(whole, "players")]
+    assert [p["final_rank"] for p in players] == ranks
+    assert [p["final_points"] for p in players] == [None] * 4
+    quirks = rows(game, "games")[0]["log_quirks"]
+    assert "game_end_inferred" in quirks and "game_end_inferred" not in rows(whole, "games")[0]["log_quirks"]
+    assert game.game_id == whole.game_id
+
+
+@pytest.mark.parametrize(
+    ("relative", "n_kyoku"),
+    [(RIICHIENV, 11),  # South 3 ends in an exhaustive draw: South 4 follows
+     (RIICHIENV, 7),  # East 4 honba 1: East only would end here, but the game goes into South (hanchan)
+     (AKOCHAN_MATCH, 4)],  # East 4: the dealer is tenpai at the draw, not first: renchan
+)  # fmt: skip
+def test_a_stream_stopping_after_a_kyoku_that_does_not_end_the_game_is_incomplete(
+    shared_logs: Path, relative: str, n_kyoku: int
+) -> None:
+    (game,) = parse(cut_after_kyoku((shared_logs / relative).read_bytes(), n_kyoku), "cut.jsonl")
+    assert (game.n_rounds, game.is_complete) == (n_kyoku, False)
+    assert [p["final_score"] for p in rows(game, "players")] == [None] * 4
+    assert not any(r["is_last"] for r in rows(game, "rounds"))
+
+
+def test_a_last_kyoku_with_unrecorded_score_changes_does_not_make_the_game_complete(shared_logs: Path) -> None:
+    # akochan's sample writes no deltas or scores: the last kyoku's changes come from end_game alone
+    (game,) = parse(without_end_game((shared_logs / AKOCHAN_SAMPLE).read_bytes()), "no-end-game.jsonl")
+    assert (game.n_rounds, game.is_complete) == (6, False)
+    assert [p["final_score"] for p in rows(game, "players")] == [None] * 4
+
+
+def test_the_cut_double_ron_excerpt_stays_incomplete(shared_logs: Path) -> None:
+    # East 1: the dealer is one of the two winners (renchan), then the next kyoku's header only
+    game = read_one(shared_logs, MAJSOUL_3P)
+    assert (game.n_rounds, game.is_complete) == (1, False)
+    assert [p["final_score"] for p in rows(game, "players")] == [None] * 3
+    (cut,) = parse(cut_after_kyoku((shared_logs / MAJSOUL_3P).read_bytes(), 1), "cut.jsonl")
+    assert (cut.n_rounds, cut.is_complete) == (1, False)
+
+
+def test_riichi_sticks_left_at_the_end_go_to_the_first_place() -> None:
+    assert final_scores([30000, 41000, 20000, 8000], 4, 2) == [30000, 43000, 20000, 8000]
+    assert final_scores([35000, 35000, 25000, 0], 3, 1) == [36000, 35000, 25000, 0]  # a tie: the lower seat
+    assert final_scores([30000, 41000, 20000, 8000], 4, 0) == [30000, 41000, 20000, 8000]
 
 
 # --- hidden hands --------------------------------------------------------------------------------

@@ -39,11 +39,14 @@ games
     ``has_red_fives``: ``aka_flag``, or red five names anywhere in the game when it is absent (a red
     tile in a game flagged without them: quirk ``red_fives_contradict_rule``, the tiles win).
     ``n_players``: the seats dealt (a fourth seat with 0 points that never acts is an empty sanma seat).
-    ``is_complete``: ``end_game`` came and no kyoku was cut before its result.
+    ``is_complete``: no kyoku was cut before its result, and ``end_game`` came or the last kyoku's
+    result ends the game by Tenhou's rules of game end (rules.rotation; quirk ``game_end_inferred``; see
+    parser.py).
 players
     ``name``: ``start_game.names`` (null when empty). ``dan``, ``rate``, ``sex``, ``final_points``:
-    null. ``n_disconnects``/``n_reconnects``: 0. ``final_score``: ``end_game.scores``, else the last
-    kyoku's scores after its result (quirk ``score_mismatch`` when the two differ).
+    null. ``n_disconnects``/``n_reconnects``: 0. ``final_score`` (complete games only):
+    ``end_game.scores``, else the last kyoku's scores after its result with the riichi sticks left on the
+    table given to the first place (quirk ``score_mismatch`` when end_game's differ from both).
 rounds
     ``dice``: empty. ``hands_start``: empty for a hidden seat. ``source_index``: index of the event in
     the file (lists flattened), as for every table.

@@ -3,6 +3,17 @@
 Each kyoku is replayed (replay.py) into event rows, its results read (results.py) once the next kyoku's
 starting scores are known, and the rows of all kyoku turned into the events columns at once (events.py).
 A kyoku cut off before its result (a truncated file) is dropped; the game is then incomplete.
+
+When a game is complete (``games.is_complete``, ``rounds.is_last`` on its last kyoku, the players' final
+scores and ranks filled): when no kyoku was cut before its result and either ``end_game`` came, or the last
+kyoku's result ends the game by Tenhou's rules of game end (game_end.py: ``rules.rotation.game_ends``, the
+rule the rules layer applies to every round; quirk ``game_end_inferred``). Anything else (a stream that
+stops after a kyoku that does not end the game, or inside a kyoku) is incomplete, with null final scores.
+``players.final_score``: ``end_game.scores``, else the last kyoku's scores after its result with the riichi
+sticks left on the table given to the first place (Tenhou's way), null when that kyoku's score changes are
+not recorded (quirk ``deltas_unrecorded``: such a kyoku never makes a game complete without ``end_game``);
+``final_rank`` from them (ties to the lower seat); ``final_points`` stays null (no mjai writer records
+uma or points).
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import ParsedGame, RoundOutcome, check_storable, final_ranks, set_game_id
 from pipeline.sources.mjai.events import event_columns
+from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
 from pipeline.sources.mjai.results import OutcomeBuilder
@@ -69,14 +81,22 @@ class _GameReader:
         """Replay every kyoku and return the game."""
         rounds, starts, end_game = self._replay()
         self.tag = None
+        outcome = None
         for round_idx, rnd in enumerate(rounds):
             self.round_idx = round_idx
             after = starts[round_idx + 1] if round_idx + 1 < len(starts) else _end_scores(end_game, self.header)
             outcome = OutcomeBuilder(rnd, self.header.n_players, self.header.has_red_fives, after).build()
             self._add_round(round_idx, rnd, outcome)
         self.round_idx = None
-        is_complete = end_game is not None and len(rounds) == len(starts) > 0
-        return self._finish(is_complete, _end_scores(end_game, self.header) if is_complete else None)
+        uncut = len(rounds) == len(starts) > 0
+        if outcome is None or not uncut:
+            return self._finish(False, None, 0)
+        scores_known = "deltas_unrecorded" not in outcome.quirks
+        if end_game is None:
+            if not scores_known or not last_kyoku_ends_game(rounds[-1], outcome, self.header):
+                return self._finish(False, None, 0)
+            self.quirks.add("game_end_inferred")
+        return self._finish(True, _end_scores(end_game, self.header), sticks_left(outcome), scores_known)
 
     def _replay(self) -> tuple[list[Replayed], list[list[int]], dict[str, Any] | None]:
         """The kyoku with a result, every kyoku's starting scores, and the end_game event (None when absent)."""
@@ -134,13 +154,20 @@ class _GameReader:
         for name, value in row.items():
             buffers[name].append(value)
 
-    def _finish(self, is_complete: bool, final: list[int] | None) -> ParsedGame:
+    def _finish(
+        self, is_complete: bool, final: list[int] | None, sticks: int, scores_known: bool = False
+    ) -> ParsedGame:
+        """Fill the tables; ``final``: end_game's scores (None when not written), ``sticks``: the riichi sticks
+        left on the table after the last kyoku (the first place takes them at the end), ``scores_known``:
+        the last kyoku's score changes are known (its scores after the result can stand for the final ones)."""
         header = self.header
         n_rounds = len(self.tables["rounds"]["round_idx"])
-        last = self.tables["rounds"]["scores_post"][-1][: header.n_players] if n_rounds else None
+        post = self.tables["rounds"]["scores_post"][-1] if n_rounds and scores_known else None
+        last = final_scores(post, header.n_players, sticks) if post is not None and is_complete else None
         if final is None and is_complete:
             final = last
-        elif final is not None and last is not None and final[: header.n_players] != last:
+        elif final is not None and last is not None and final[: header.n_players] not in (
+            last[: header.n_players], post[: header.n_players]):  # fmt: skip
             self.quirks.add("score_mismatch")
         if is_complete and n_rounds:
             self.tables["rounds"]["is_last"][-1] = True
