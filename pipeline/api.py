@@ -33,7 +33,7 @@ import pyarrow as pa
 from pipeline.db import connect, load_sql, sql_names
 from pipeline.errors import PaipuError
 from pipeline.schema import ALL_TABLES
-from pipeline.statistics import DERIVED_MARTS, GROUPINGS, NOT_DERIVED, all_stats, has_player, underived_parts
+from pipeline.statistics import DERIVED_MARTS, NOT_DERIVED, all_stats, has_player, parse_by, underived_parts
 from pipeline.store.published import generation, reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 
@@ -110,12 +110,13 @@ class PaipuWarehouse:
         return self.sql(f"select * from {name}", as_=as_)
 
     def mart(self, name: str, by: str = "all", as_: Result = "pandas") -> Frame:
-        """Run ``pipeline/sql/marts/<name>.sql`` grouped by ``by`` (see GROUPINGS): rows of name, group_value,
-        numerator, denominator, value, definition. Raises KeyError for an unknown mart, ValueError for ``by``."""
+        """Run ``pipeline/sql/marts/<name>.sql`` grouped by ``by`` (one of GROUPINGS, or several comma-separated:
+        statistics.parse_by): rows of name, group_value (several keys' values joined by chr(31)), numerator,
+        denominator, value, definition (and std_error for a mart of means). Raises KeyError for an unknown mart,
+        ValueError for ``by``."""
         if name not in sql_names("marts"):
             raise KeyError(f"no mart {name!r}; the marts are {', '.join(sql_names('marts'))}")
-        if by not in GROUPINGS:
-            raise ValueError(f"by must be one of {', '.join(GROUPINGS)}, not {by!r}")
+        by = ",".join(parse_by(by)) or "all"
         if name in DERIVED_MARTS and (missing := self._underived()):
             raise NotDerivedError(f"mart {name} reads the derived tables, and {missing}: {NOT_DERIVED}")
         return self.sql(load_sql("marts", name), {"by": by}, as_=as_)
@@ -131,20 +132,25 @@ class PaipuWarehouse:
             total = len(self.warehouse.table_files("games"))
         return f"{missing} of {total} games parts have no derived tables" if missing else ""
 
-    def stats(self, by: str = "all", player: str | None = None, as_: Result = "pandas") -> Frame:
+    def stats(
+        self, by: str = "all", player: str | None = None, as_: Result = "pandas", where: str | None = None
+    ) -> Frame:
         """Return every mart's statistics as ``paipu stats`` prints them (name, group, numerator, denominator,
         value, definition, ci_low, ci_high, note; group as group_value), grouped by ``by``, or one player's
         profile. ``note`` is null for a measured statistic; when the warehouse holds games without derived
         tables, the rules layer's statistics are one ungrouped row each with null counts and value and ``note``
         NOT_DERIVED, and a NotDerivedWarning says how many parts lack them (see the module docstring).
-        Raises ValueError for ``by``, KeyError for a player name no stored game has."""
+        ``where``: only the games for which this SQL expression over the games view holds (``paipu stats
+        --where``). ``group_value`` is a row's first group key's value; where some rows have several keys (``by``
+        'room,year', or the placements split by mode), every key has its column ``group_<key>`` too. Raises
+        ValueError for ``by`` or ``where``, KeyError for a player name no stored game has."""
         missing = self._underived()
         with reading(self.warehouse.root):
             con = self._current()
             if player is None:
-                stats = all_stats(con, by, derived=not missing)
+                stats = all_stats(con, by, derived=not missing, where=where)
             elif has_player(con, player):
-                stats = all_stats(con, "player", group=player, derived=not missing)
+                stats = all_stats(con, "player", group=player, derived=not missing, where=where)
             else:
                 raise KeyError(f"no player named {player!r} in the warehouse")
         if missing:
@@ -153,13 +159,18 @@ class PaipuWarehouse:
         columns = {
             "name": pa.array([s.name for s in stats], pa.string()),
             "group_value": pa.array([None if s.group is None else [*s.group.values()][0] for s in stats], pa.string()),
-            "numerator": pa.array([s.numerator for s in stats], pa.int64()),
+            **{
+                f"group_{key}": pa.array([None if s.group is None else s.group.get(key) for s in stats], pa.string())
+                for key in dict.fromkeys(k for s in stats if s.group and len(s.group) > 1 for k in s.group)
+            },
+            "numerator": pa.array([s.numerator for s in stats], pa.float64()),
             "denominator": pa.array([s.denominator for s in stats], pa.int64()),
             "value": pa.array([s.value for s in stats], pa.float64()),
             "definition": pa.array([s.definition for s in stats], pa.string()),
             "ci_low": pa.array([s.ci_low for s in stats], pa.float64()),
             "ci_high": pa.array([s.ci_high for s in stats], pa.float64()),
             "note": pa.array([s.note for s in stats], pa.string()),
+            "std_error": pa.array([s.std_error for s in stats], pa.float64()),
         }
         return convert(pa.table(columns), as_)
 

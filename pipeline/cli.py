@@ -47,7 +47,7 @@ from pipeline.errors import PaipuError, WarehouseError
 from pipeline.executors import default_workers, scheduler_problem
 from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
 from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
-from pipeline.statistics import GROUPINGS, all_stats, has_player, run_checks, underived_parts
+from pipeline.statistics import GROUPINGS, all_stats, has_player, parse_by, run_checks, underived_parts
 from pipeline.store.lock import Holder, warehouse_lock
 from pipeline.store.published import reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
@@ -468,7 +468,23 @@ EXIT_NO_PLAYER = 1
 @_reads_warehouse
 def stats_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
-    by: Annotated[str, typer.Option("--by", help="Group by: " + ", ".join(GROUPINGS) + ".")] = "all",
+    by: Annotated[
+        str,
+        typer.Option(
+            "--by",
+            help="Group by: " + ", ".join(GROUPINGS) + "; several comma-separated (e.g. room,year) group by "
+            "every combination of them.",
+        ),
+    ] = "all",
+    where: Annotated[
+        str | None,
+        typer.Option(
+            "--where",
+            metavar="SQL",
+            help="Count only the games for which this SQL expression over the games view holds, in every mart "
+            "(e.g. \"n_players = 4 and is_hanchan and room = 'houou'\").",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV, one row per statistic.")] = False,
     player: Annotated[
@@ -480,20 +496,23 @@ def stats_command(
             "--plot",
             parser=_path,
             metavar="DIR",
-            help="Also write PNG charts of the whole warehouse into this folder: draw rates by room and year "
-            "(and by --by source or length), fu and han histograms, tenpai at exhaustive draws.",
+            help="Also write PNG charts of the whole warehouse (not --where's games) into this folder: draw rates "
+            "by room and year (and by --by source, length or mode), fu and han histograms, tenpai at exhaustive "
+            "draws.",
         ),
     ] = None,
 ) -> None:
-    """Print the statistics of every mart (round outcomes, seats, tenpai, furiten, kyuushu, scoring), each with
-    its numerator, denominator, 95% interval and definition."""
-    if by not in GROUPINGS:
-        _error(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-        raise typer.Exit(EXIT_USAGE)
+    """Print the statistics of every mart (round outcomes, seats, placements, tenpai, furiten, kyuushu, scoring),
+    each with its numerator, denominator, 95% interval (a mean: its standard error) and definition."""
+    try:
+        keys = parse_by(by)
+    except ValueError as exc:
+        _error(exc)
+        raise typer.Exit(EXIT_USAGE) from None
     if as_json and as_csv:
         _error("--json and --csv cannot be used together")
         raise typer.Exit(EXIT_USAGE)
-    if player is not None and by not in ("all", "player"):
+    if player is not None and keys not in ((), ("player",)):
         _error(f"--player prints one player's rows; it cannot be grouped by {by!r}")
         raise typer.Exit(EXIT_USAGE)
     con = connect(Warehouse(warehouse))
@@ -501,10 +520,14 @@ def stats_command(
         _error(f"no player named {player!r} in the warehouse at {warehouse}")
         raise typer.Exit(EXIT_NO_PLAYER)
     derived = _derived(Warehouse(warehouse))
-    if player is None:
-        stats = all_stats(con, by, derived=derived)
-    else:
-        stats = all_stats(con, "player", group=player, derived=derived)
+    try:
+        if player is None:
+            stats = all_stats(con, by, derived=derived, where=where)
+        else:
+            stats = all_stats(con, "player", group=player, derived=derived, where=where)
+    except ValueError as exc:  # a --where that is not an expression over the games view
+        _error(exc)
+        raise typer.Exit(EXIT_USAGE) from None
     if as_json:
         render_stats_json(stats)
     elif as_csv:
@@ -514,7 +537,8 @@ def stats_command(
     if plot is not None:
         from pipeline.plots import plot_groupings, write_plots  # noqa: PLC0415 - matplotlib loads in ~1 s
 
-        paths = write_plots(con, plot, plot_groupings(by))
+        groupings = dict.fromkeys(g for key in keys or ("all",) for g in plot_groupings(key))
+        paths = write_plots(con, plot, tuple(groupings))
         err.print(f"charts: {len(paths)} PNG files written to {plot}", highlight=False)
     if not derived:
         raise typer.Exit(EXIT_NOT_DERIVED)

@@ -101,8 +101,11 @@ def _print_whole(console: Console, table: Table) -> None:
     Console(file=console.file, width=max(width, 1), highlight=False, color_system=None).print(table)
 
 
-STAT_FIELDS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "note")
-"""The fields of one statistic in ``paipu stats --json`` and ``--csv``."""
+STAT_FIELDS = (
+    "name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "std_error", "note",
+)  # fmt: skip
+"""The fields of one statistic in ``paipu stats --json`` and ``--csv`` (where ``group`` becomes one column per
+key of the groups)."""
 
 
 def _group_label(group: dict[str, Any] | None) -> str:
@@ -118,7 +121,11 @@ def _format_value(s: Stat) -> str:
         return f"{s.value:.2f}"
     if s.name.endswith("_per_round"):
         return f"{100 * s.value:.2f}/100"
-    if s.name in NOT_PROPORTIONS:  # a mean (average_win_points)
+    if s.name == "average_rank":
+        return f"{s.value:.3f}"
+    if s.name == "average_final_points":
+        return f"{s.value:+.2f}"
+    if s.name in NOT_PROPORTIONS:  # a mean of points (average_win_points, average_final_score)
         return f"{s.value:,.0f}"
     return f"{s.value:.2%}"
 
@@ -157,7 +164,10 @@ def _stats_table(title: str, stats: list[Stat], grouped: bool, wide: bool) -> Ta
             heading = _group_label(s.group)
             table.add_row(f"[bold]{escape(heading)}[/bold]")
         interval = "" if s.ci_low is None else f"{100 * s.ci_low:.1f}-{100 * s.ci_high:.1f}%"
-        counts = "" if s.numerator is None else f"{s.numerator} / {s.denominator}"
+        if s.std_error is not None:  # a mean: its standard error instead of an interval
+            interval = f"± {s.std_error:.3g} (s.e.)"
+        numerator = f"{s.numerator:,.1f}" if isinstance(s.numerator, float) else s.numerator
+        counts = "" if s.numerator is None else f"{numerator} / {s.denominator}"
         row = [s.name, escape(_format_value(s)), interval, counts]
         table.add_row(*row, *([escape(s.definition)] if wide else []))
     return table
@@ -171,15 +181,27 @@ SIZE_STAT = "seat_win_rate"
 
 
 def _largest_groups(stats: list[Stat], n: int) -> list[Stat]:
-    """Only the statistics of the n groups with the most seat-rounds (ties: first listed first)."""
+    """Only the statistics of the n groups with the most seat-rounds (ties: first listed first). A group split by
+    mode besides --by (the placements mart's) goes with its group of --by: shown when that one is."""
     sizes: dict[str, int] = {}
     for s in stats:
         label = _group_label(s.group)
-        sizes.setdefault(label, 0)
         if s.name == SIZE_STAT:
             sizes[label] = s.denominator or 0
+    for s in stats:
+        sizes.setdefault(_size_label(s.group, sizes), 0)
     keep = set(sorted(sizes, key=lambda label: -sizes[label])[:n])
-    return [s for s in stats if _group_label(s.group) in keep]
+    return [s for s in stats if _size_label(s.group, sizes) in keep]
+
+
+def _size_label(group: dict[str, Any] | None, sizes: dict[str, int]) -> str:
+    """The label of the group whose size ranks this one: its own, or without its 'mode' key when only that one
+    has a size (a placements group of a --by that has no mode)."""
+    label = _group_label(group)
+    if label in sizes or group is None or "mode" not in group:
+        return label
+    rest = {key: value for key, value in group.items() if key != "mode"}
+    return _group_label(rest or None)
 
 
 def render_stats(console: Console, stats: list[Stat], max_groups: int | None = MAX_GROUPS_SHOWN) -> None:
@@ -209,17 +231,22 @@ def render_stats(console: Console, stats: list[Stat], max_groups: int | None = M
         console.print(f"  {name}: {escape(definition)}", highlight=False)
 
 
-def _stat_row(s: Stat) -> list[Any]:
-    """One statistic as a CSV row: the JSON fields, the group flattened to 'key=value' ('' for all)."""
-    group = "" if s.group is None else _group_label(s.group)
-    return [s.name, group, s.numerator, s.denominator, s.value, s.definition, s.ci_low, s.ci_high, s.note]
+def _stat_row(s: Stat, keys: list[str]) -> list[Any]:
+    """One statistic as a CSV row: the JSON fields, the group as one column per key ('' where the statistic's
+    group has no such key, e.g. every key for 'all')."""
+    group = [("" if s.group is None else s.group.get(key, "")) for key in keys]
+    values = [s.numerator, s.denominator, s.value, s.definition, s.ci_low, s.ci_high, s.std_error, s.note]
+    return [s.name, *group, *values]
 
 
 def render_stats_csv(stats: list[Stat]) -> None:
-    """Write statistics as CSV on stdout: a header (STAT_FIELDS), then one row per statistic."""
+    """Write statistics as CSV on stdout: a header (STAT_FIELDS, ``group`` replaced by one column per key of the
+    groups, in the order they first appear: none for --by all but the placements' mode), then one row per
+    statistic."""
+    keys = list(dict.fromkeys(key for s in stats for key in (s.group or {})))
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(STAT_FIELDS)
-    writer.writerows(_stat_row(s) for s in stats)
+    writer.writerow([STAT_FIELDS[0], *keys, *STAT_FIELDS[2:]])
+    writer.writerows(_stat_row(s, keys) for s in stats)
 
 
 def render_stats_json(stats: list[Stat]) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -13,11 +15,20 @@ import duckdb
 from pipeline.db import load_sql, sql_names
 from pipeline.store.warehouse import Warehouse
 
-GROUPINGS = ("all", "room", "year", "source", "length", "player")
-"""Values of ``--by``: one group, or per room / year / source format / table length (hanchan or tonpuu) / player
-(the seat's name; see ROUND_LEVEL for what a player's row counts)."""
+GROUPINGS = ("all", "room", "year", "source", "length", "mode", "player")
+"""Keys of ``--by``: one group ('all', alone), or per room / year / source format / table length (hanchan or
+tonpuu) / mode (players and length: '4p_hanchan', '4p_tonpuu', '3p_hanchan', '3p_tonpuu') / player (the seat's
+name; see ROUND_LEVEL for what a player's row counts). Several keys, comma-separated ('room,year'), group by
+every combination of them (see parse_by)."""
 
-MARTS = ("round_outcomes", "seat_outcomes", "tenpai_at_draw", "rules_rates", "score_distributions")
+GROUP_SEPARATOR = "\x1f"
+"""What separates the keys' values in a mart's group_value when ``$by`` has several keys (macros/group_value)."""
+
+MODE_SPLIT_MARTS = frozenset({"placements"})
+"""Marts grouped by the key 'mode' besides ``$by`` (macros/with_mode): their figures mean nothing across modes
+(a rank in sanma is not a rank in 4-player)."""
+
+MARTS = ("round_outcomes", "seat_outcomes", "placements", "tenpai_at_draw", "rules_rates", "score_distributions")
 """The marts ``paipu stats`` runs, in the order it prints them (every file of pipeline/sql/marts)."""
 
 DERIVED_MARTS: dict[str, tuple[str, ...]] = {
@@ -45,14 +56,19 @@ NOT_PROPORTIONS = frozenset(
         "furiten_passes_with_yaku_per_round",
         "furiten_passes_without_yaku_per_round",
         "average_win_points",
+        "average_rank",
+        "average_final_score",
+        "average_final_points",
     }
 )
-"""Ratios whose numerator is not a subset of the denominator (counts per round, a mean): no binomial interval."""
+"""Ratios whose numerator is not a subset of the denominator (counts per round, a mean): no binomial interval
+(a mean of the placements mart carries its standard error instead)."""
 
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rounds", ("rounds_per_game", "win_rate", "exhaustive_draw_rate", "nagashi_mangan_rate", "draw_rate",
                 "abortive_draw_rate", "abortive_rate_*", "exhaustive_draw_rate_2011_study")),
     ("seats", ("seat_win_rate", "deal_in_rate", "riichi_rate", "call_rate", "average_win_points")),
+    ("placements", ("average_rank", "rank_*_rate", "tobi_rate", "average_final_score", "average_final_points")),
     ("tenpai at exhaustive draws", ("tenpai_at_draw_rate", "tenpai_share_*", "karaten_share_of_tenpai_at_draw",
                                     "pure_karaten_at_draw_rate")),
     ("furiten", ("furiten_passes_*", "riichi_in_furiten_rate", "tsumo_in_furiten_rate")),
@@ -90,17 +106,20 @@ def wilson_interval(numerator: int, denominator: int, z: float = Z_95) -> tuple[
 @dataclass(frozen=True)
 class Stat:
     """One statistic of one group: a count ratio with its definition and, for a proportion, its 95%
-    Wilson interval (ci_low, ci_high; null otherwise). ``note`` says why a statistic has no value (NOT_DERIVED:
-    its numerator, denominator and value are then null); None for a measured one."""
+    Wilson interval (ci_low, ci_high; null otherwise), for a mean of the placements mart its standard error
+    (std_error: the sample standard deviation over the square root of the denominator; null otherwise).
+    ``group`` holds one field per key of ``--by`` (None for 'all'). ``note`` says why a statistic has no value
+    (NOT_DERIVED: its numerator, denominator and value are then null); None for a measured one."""
 
     name: str
     group: dict[str, Any] | None
-    numerator: int | None
+    numerator: int | float | None
     denominator: int | None
     value: float | None
     definition: str
     ci_low: float | None = None
     ci_high: float | None = None
+    std_error: float | None = None
     note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -122,31 +141,133 @@ def is_round_level(name: str) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in ROUND_LEVEL)
 
 
-def mart_stats(con: duckdb.DuckDBPyConnection, mart: str, by: str = "all", group: str | None = None) -> list[Stat]:
+def parse_by(by: str) -> tuple[str, ...]:
+    """Return the keys of a ``--by`` value: one of GROUPINGS, or several (not 'all') comma-separated, e.g.
+    'room,year' -> ('room', 'year'); 'all' -> (). Raises ValueError for an unknown, repeated or empty key."""
+    keys = tuple(key.strip() for key in by.split(","))
+    unknown = [key for key in keys if key not in GROUPINGS]
+    if unknown:
+        raise ValueError(f"--by takes {', '.join(GROUPINGS)} (several comma-separated), not {unknown[0]!r}")
+    if len(set(keys)) < len(keys):
+        raise ValueError(f"--by names a key twice: {by!r}")
+    if "all" in keys and len(keys) > 1:
+        raise ValueError("--by all is one group: it cannot be combined with other keys")
+    return () if keys == ("all",) else keys
+
+
+def group_keys(mart: str, by: str) -> tuple[str, ...]:
+    """Return the keys of the groups a mart's rows fall in for ``by``: its keys (parse_by), and 'mode' last for a
+    mart of MODE_SPLIT_MARTS when ``by`` does not name it."""
+    keys = parse_by(by)
+    if mart in MODE_SPLIT_MARTS and "mode" not in keys:
+        keys = (*keys, "mode")
+    return keys
+
+
+def mart_stats(
+    con: duckdb.DuckDBPyConnection, mart: str, by: str = "all", group: str | None = None, where: str | None = None
+) -> list[Stat]:
     """Return the statistics of one mart (``pipeline/sql/marts/<mart>.sql``: rows of name, group value,
-    numerator, denominator, value, definition), grouped by ``by`` (see GROUPINGS), only those of one group
-    value when ``group`` is given; raises ValueError for another ``by``."""
-    if by not in GROUPINGS:
-        raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-    rows = con.execute(load_sql("marts", mart), {"by": by}).fetchall()
+    numerator, denominator, value, definition and, for a mean that has one, its standard error), grouped by
+    ``by`` (see parse_by), only those whose first key is ``group`` when it is given, and only over the games for
+    which ``where`` holds when it is given (see filtered_games); raises ValueError for a bad ``by`` or ``where``."""
+    keys = group_keys(mart, by)
+    canonical = ",".join(parse_by(by)) or "all"
+    with filtered_games(con, where):
+        rows = con.execute(load_sql("marts", mart), {"by": canonical}).fetchall()
+    stats = _stats(rows, keys)
     if group is not None:
-        rows = [row for row in rows if row[1] == group]
-    return _stats(rows, by)
+        stats = [s for s in stats if s.group is not None and next(iter(s.group.values())) == group]
+    return stats
 
 
 def all_stats(
-    con: duckdb.DuckDBPyConnection, by: str = "all", group: str | None = None, derived: bool = True
+    con: duckdb.DuckDBPyConnection,
+    by: str = "all",
+    group: str | None = None,
+    derived: bool = True,
+    where: str | None = None,
 ) -> list[Stat]:
-    """Return the statistics of every mart (MARTS, in order), grouped by ``by``, or one group's only. With
-    ``derived`` false (the warehouse holds games without derived tables: see underived_parts), the marts of
-    DERIVED_MARTS are not run: each of their statistics is one ungrouped Stat saying NOT_DERIVED."""
+    """Return the statistics of every mart (MARTS, in order), grouped by ``by``, or one group's only, over the
+    games for which ``where`` holds when it is given (see filtered_games). With ``derived`` false (the warehouse
+    holds games without derived tables: see underived_parts), the marts of DERIVED_MARTS are not run: each of
+    their statistics is one ungrouped Stat saying NOT_DERIVED."""
     stats: list[Stat] = []
-    for mart in MARTS:
-        if not derived and mart in DERIVED_MARTS:
-            stats.extend(not_derived_stats(mart))
-        else:
-            stats.extend(mart_stats(con, mart, by, group))
+    parse_by(by)
+    with filtered_games(con, where):
+        for mart in MARTS:
+            if not derived and mart in DERIVED_MARTS:
+                stats.extend(not_derived_stats(mart))
+            else:
+                stats.extend(mart_stats(con, mart, by, group))
     return stats
+
+
+def check_where(con: duckdb.DuckDBPyConnection, predicate: str) -> None:
+    """Raise ValueError (a one-line message) unless ``predicate`` is one boolean SQL expression over the games
+    view (its columns, e.g. ``n_players = 4 and is_hanchan and room = 'houou'``): no statement break, comment or
+    parenthesis closing what it did not open, and it binds and evaluates over every stored game."""
+    if not predicate.strip():
+        raise ValueError("--where needs an expression over the games view, e.g. \"room = 'houou'\"")
+    _check_where_text(predicate)
+    try:
+        described = con.execute(f"describe select ({predicate}\n) as keep from games").fetchall()  # noqa: S608
+    except duckdb.Error as error:
+        message = f"--where {predicate!r} is not an expression over the games view: {_first_line(error)}"
+        raise ValueError(message) from None
+    if described[0][1] not in ("BOOLEAN", '"NULL"', "NULL"):
+        raise ValueError(f"--where {predicate!r} is a {described[0][1]}, not a condition (true or false per game)")
+
+
+def _check_where_text(predicate: str) -> None:
+    """Raise ValueError when the predicate, outside its quoted strings and names, holds a ';', a comment or a
+    ')' closing a parenthesis it did not open (what could end the expression it is placed in)."""
+    depth, quote, i = 0, "", 0
+    while i < len(predicate):
+        c = predicate[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == ";" or predicate.startswith(("--", "/*"), i):
+            raise ValueError(f"--where takes one expression, without ';' or comments: {predicate!r}")
+        elif c in "()":
+            depth += 1 if c == "(" else -1
+            if depth < 0:
+                raise ValueError(f"--where {predicate!r} closes a parenthesis it did not open")
+        i += 1
+    if quote or depth:
+        raise ValueError(f"--where {predicate!r} leaves a quote or parenthesis open")
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+@contextmanager
+def filtered_games(con: duckdb.DuckDBPyConnection, where: str | None) -> Iterator[None]:
+    """Within the block, the marts count only the games for which ``where`` holds (an SQL expression over the
+    games view, checked by check_where): the view counted_games (macros/counted_games.sql, read by the grouping
+    macros) is that file's query with the predicate in place of ``true``, back to every game afterwards. No-op
+    for None. Raises ValueError (a one-line message) for a predicate that fails to check or to evaluate."""
+    if where is None:
+        yield
+        return
+    check_where(con, where)
+    every_game = load_sql("macros", "counted_games")
+    head, found, _ = every_game.rpartition("where true")
+    if not found:
+        raise RuntimeError("macros/counted_games.sql no longer ends with `where true`")
+    try:
+        con.execute(f"{head}where (\n{where}\n)")
+        con.execute("select count(*) from counted_games").fetchall()  # runtime errors (casts) show up here
+    except duckdb.Error as error:
+        con.execute(every_game)
+        raise ValueError(f"--where {where!r} fails over the games view: {_first_line(error)}") from None
+    try:
+        yield
+    finally:
+        con.execute(every_game)
 
 
 def not_derived_stats(mart: str) -> list[Stat]:
@@ -194,23 +315,39 @@ def score_stats(con: duckdb.DuckDBPyConnection, by: str = "all") -> list[Stat]:
     return mart_stats(con, "score_distributions", by)
 
 
-def _stats(rows: list[tuple], by: str) -> list[Stat]:
+def _stats(rows: list[tuple], keys: tuple[str, ...]) -> list[Stat]:
+    """Stats from a mart's rows, each group value split into one field per key (None when there are none)."""
     out = []
-    for name, group_value, num, den, value, definition in rows:
+    for name, group_value, num, den, value, definition, *rest in rows:
+        if isinstance(num, float) and num.is_integer() and not name.endswith("_points"):
+            num = int(num)  # a count or a sum of integers, typed double in a mart's union with a sum of points
+        elif not isinstance(num, float):
+            num = int(num)
         interval = None if name in NOT_PROPORTIONS else wilson_interval(int(num), int(den))
+        std_error = rest[0] if rest else None
         out.append(
             Stat(
                 name=name,
-                group=None if by == "all" else {by: group_value},
-                numerator=int(num),
+                group=_group(group_value, keys),
+                numerator=num,
                 denominator=int(den),
                 value=float(value) if den else None,
                 definition=definition,
                 ci_low=interval[0] if interval else None,
                 ci_high=interval[1] if interval else None,
+                # 12 significant digits: a parallel stddev_samp differs from run to run in the last bits
+                std_error=None if std_error is None else float(f"{std_error:.12g}"),
             )
         )
     return out
+
+
+def _group(group_value: str | None, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    """A mart row's group: {key: value} per key (the values of several keys are joined by GROUP_SEPARATOR)."""
+    if not keys:
+        return None
+    values = [group_value] if len(keys) == 1 else str(group_value).split(GROUP_SEPARATOR)
+    return dict(zip(keys, values, strict=True))
 
 
 @dataclass(frozen=True)

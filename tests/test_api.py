@@ -41,7 +41,7 @@ def test_views_marts_and_queries_come_back_as_pandas_or_arrow(wh) -> None:  # no
         wh.view("no_such_view")
     with pytest.raises(KeyError):
         wh.mart("no_such_mart")
-    with pytest.raises(ValueError, match="by must be one of"):
+    with pytest.raises(ValueError, match="--by takes"):
         wh.mart("round_outcomes", by="weather")
     with pytest.raises(ValueError, match="as_ must be one of"):
         wh.view("games", as_="excel")
@@ -51,17 +51,21 @@ def test_views_marts_and_queries_come_back_as_pandas_or_arrow(wh) -> None:  # no
 def test_every_mart_by_every_grouping(wh, by: str) -> None:  # noqa: ANN001
     for mart in sql_names("marts"):
         table = wh.mart(mart, by=by, as_="arrow")
-        assert table.column_names == ["name", "group_value", "numerator", "denominator", "value", "definition"]
+        means = ["std_error"] if mart == "placements" else []  # the mart with means gives their standard errors
+        assert table.column_names == ["name", "group_value", "numerator", "denominator", "value", "definition", *means]
         assert table.num_rows > 0, (mart, by)
-        assert (table["group_value"].null_count == table.num_rows) == (by == "all"), (mart, by)
+        # placements are always split by mode (players, length): by 'all' its group is the mode alone
+        assert (table["group_value"].null_count == table.num_rows) == (by == "all" and not means), (mart, by)
 
 
 def test_stats_are_the_cli_statistics_with_their_intervals(wh) -> None:  # noqa: ANN001
     frame = wh.stats(by="length")
     expected = all_stats(wh.con, "length")
     assert list(frame.columns) == [
-        "name", "group_value", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "note"
-    ]  # fmt: skip
+        "name", "group_value", "group_length", "group_mode", "numerator", "denominator", "value", "definition",
+        "ci_low", "ci_high", "note", "std_error",
+    ]  # fmt: skip  (the placements are split by mode too: two keys)
+    assert list(frame["group_mode"].dropna().unique()) and frame["std_error"].notna().any()
     assert frame["note"].isna().all() and wh.is_derived()
     assert len(frame) == len(expected)
     assert list(frame["name"]) == [s.name for s in expected]

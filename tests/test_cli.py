@@ -36,7 +36,14 @@ PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
 GZIPPED = "Tenhou-Paifu-Logger/test/test_data/2022060222gm-0001-0000-f47dd061&tw=3.mjlog"
 """A gzip-compressed mjlog (truncated below to make a corrupt file)."""
 
-STAT_KEYS = ("name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "note")
+STAT_KEYS = (
+    "name", "group", "numerator", "denominator", "value", "definition", "ci_low", "ci_high", "std_error", "note",
+)  # fmt: skip
+PLACEMENT_NAMES = {
+    "average_rank", "rank_1_rate", "rank_2_rate", "rank_3_rate", "rank_4_rate", "tobi_rate", "average_final_score",
+    "average_final_points",
+}  # fmt: skip
+"""The placements mart's statistics: grouped by mode besides --by."""
 RATE_NAMES = {"exhaustive_draw_rate", "win_rate", "abortive_rate_kyuushu_kyuuhai"}
 
 runner = CliRunner()
@@ -219,8 +226,10 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
     for stat in stats:
         assert list(stat) == list(STAT_KEYS), stat
         assert isinstance(stat["name"], str) and isinstance(stat["definition"], str) and stat["definition"]
-        assert stat["group"] is None
-        assert type(stat["numerator"]) is int and type(stat["denominator"]) is int
+        placement = stat["name"] in PLACEMENT_NAMES
+        assert stat["group"] == ({"mode": stat["group"]["mode"]} if placement else None), stat
+        numerator_type = float if stat["name"] == "average_final_points" else int
+        assert type(stat["numerator"]) is numerator_type and type(stat["denominator"]) is int
         assert isinstance(stat["value"], float) and stat["note"] is None
         assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
         if stat["name"] in NOT_PROPORTIONS:
@@ -228,9 +237,9 @@ def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
         else:  # a 95% interval around the proportion
             assert 0 <= stat["numerator"] <= stat["denominator"], stat
             assert 0 <= stat["ci_low"] <= stat["value"] <= stat["ci_high"] <= 1, stat
-    names = [s["name"] for s in stats]
+    names = [(s["name"], str(s["group"])) for s in stats]
     assert len(names) == len(set(names))
-    assert set(names) >= RATE_NAMES
+    assert {name for name, _ in names} >= RATE_NAMES | PLACEMENT_NAMES
 
 
 def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
@@ -267,21 +276,25 @@ def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa:
 
 @pytest.mark.parametrize("by", [g for g in GROUPINGS if g not in ("all", "player")])
 def test_stats_by_group_partition_the_totals(real_wh: Path, by: str) -> None:
-    total = {s["name"]: s for s in stats_json(real_wh, "all")}
+    """The groups' counts add up to the totals (the placements', grouped by mode besides, mode by mode)."""
+
+    def summed(stats: list[dict]) -> dict[tuple, tuple]:
+        sums: dict[tuple, list] = {}
+        for stat in stats:
+            rest = tuple((k, v) for k, v in (stat["group"] or {}).items() if k != by)
+            num_den = sums.setdefault((stat["name"], rest), [0, 0])
+            num_den[0] += stat["numerator"]
+            num_den[1] += stat["denominator"]
+        return {key: (round(num, 6), den) for key, (num, den) in sums.items()}
+
     grouped = stats_json(real_wh, by)
     assert grouped
-    sums: dict[str, list[int]] = {}
     for stat in grouped:
         assert list(stat) == list(STAT_KEYS)
-        assert isinstance(stat["group"], dict) and list(stat["group"]) == [by], stat
+        placement = stat["name"] in PLACEMENT_NAMES and by != "mode"
+        assert isinstance(stat["group"], dict) and list(stat["group"]) == ([by, "mode"] if placement else [by])
         assert stat["group"][by] is not None
-        num_den = sums.setdefault(stat["name"], [0, 0])
-        num_den[0] += stat["numerator"]
-        num_den[1] += stat["denominator"]
-    assert set(sums) == set(total)
-    for name, (numerator, denominator) in sums.items():
-        assert numerator == total[name]["numerator"], name
-        assert denominator == total[name]["denominator"], name  # a game lies in one group
+    assert summed(grouped) == summed(stats_json(real_wh, "all"))  # a game lies in one group
 
 
 def test_stats_by_room_names_the_rooms(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
@@ -308,8 +321,8 @@ def test_stats_player_prints_one_players_profile(real_wh: Path, tenhou_db) -> No
     busiest = "select name from players group by name order by count(*) desc, name limit 1"
     ((name,),) = tenhou_db.execute(busiest).fetchall()
     profile = stats_json(real_wh, "all", "--player", name)
-    assert profile and all(s["group"] == {"player": name} for s in profile)
-    assert profile == [s for s in stats_json(real_wh, "player") if s["group"] == {"player": name}]
+    assert profile and all(s["group"]["player"] == name for s in profile)
+    assert profile == [s for s in stats_json(real_wh, "player") if s["group"]["player"] == name]
     table = run("stats", "-w", real_wh, "--player", name)
     assert table.exit_code == 0, table.output
     assert f"player={name}" in table.output and "seat_win_rate" in table.output
@@ -322,7 +335,93 @@ def test_stats_player_not_in_the_warehouse_exits_1(real_wh: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1, result.output
 
 
-@pytest.mark.parametrize("options", [["--by", "weather"], ["--json", "--csv"], ["--by", "room", "--player", "NoName"]])
+HOUOU_4P_HANCHAN = "n_players = 4 and is_hanchan and room = 'houou'"
+"""A --where over the games view: the Houou room's 4-player hanchan."""
+
+
+def test_stats_where_placements_equal_tenhous_final_scores(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    """By player over the Houou 4-player hanchan, each player's average rank and rank rates are the counts of
+    Tenhou's own final scores (owari) ranked here, a tie to the seat nearer the first dealer."""
+    stats = stats_json(real_wh, "player", "--where", HOUOU_4P_HANCHAN)
+    ranks = tenhou_db.execute(
+        "select coalesce(p.name, 'unknown') as player, "
+        "row_number() over (partition by p.game_id order by p.final_score desc, p.seat) as rank "
+        "from players as p join games as g using (game_id) "
+        "where g.n_players = 4 and g.is_hanchan and g.room = 'houou' and p.final_score is not null"
+    ).df()
+    want = {}
+    for player, rows in ranks.groupby("player"):
+        want[("average_rank", player)] = (int(rows["rank"].sum()), len(rows))
+        for k in range(1, 5):
+            want[(f"rank_{k}_rate", player)] = (int((rows["rank"] == k).sum()), len(rows))
+    got = {
+        (s["name"], s["group"]["player"]): (s["numerator"], s["denominator"])
+        for s in stats
+        if s["name"] == "average_rank" or s["name"].startswith("rank_")
+    }
+    assert got == want and len({player for _, player in want}) > 100
+    assert {s["group"]["mode"] for s in stats if s["name"] in PLACEMENT_NAMES} == {"4p_hanchan"}
+
+
+def test_stats_where_filters_every_mart(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    count = lambda sql: tenhou_db.execute(sql).fetchall()[0][0]  # noqa: E731
+    every = {(s["name"], str(s["group"])): s for s in stats_json(real_wh, "all")}
+    assert {(s["name"], str(s["group"])): s for s in stats_json(real_wh, "all", "--where", "true")} == every
+    houou = {s["name"]: s for s in stats_json(real_wh, "all", "--where", HOUOU_4P_HANCHAN) if s["group"] is None}
+    games = "select game_id from games where n_players = 4 and is_hanchan and room = 'houou'"
+    assert houou["rounds_per_game"]["denominator"] == count(f"select count(*) from ({games})")
+    assert houou["rounds_per_game"]["numerator"] == count(f"select count(*) from rounds where game_id in ({games})")
+    assert houou["seat_win_rate"]["denominator"] == count(
+        f"select count(*) from seat_rounds where game_id in ({games})"
+    )
+    assert houou["fu_share_30"]["denominator"] < every[("fu_share_30", "None")]["denominator"]
+    for name in ("riichi_in_furiten_rate", "tenpai_at_draw_rate", "kyuushu_eligible_rate"):
+        assert houou[name]["denominator"] < every[(name, "None")]["denominator"], name
+    none = run("stats", "-w", real_wh, "--where", "false", "--json")
+    assert none.exit_code == 0 and json.loads(none.stdout) == {"stats": []}
+
+
+@pytest.mark.parametrize(
+    "predicate",
+    ["room = ", "no_such_column = 1", "room", "true) union all select * from games where (true", "true; select 1",
+     "true -- comment", "room::int = 1", "count(*) > 1", ""],
+)  # fmt: skip
+def test_stats_rejects_a_bad_where_in_one_line(real_wh: Path, predicate: str) -> None:
+    result = run("stats", "-w", real_wh, "--where", predicate)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: --where") and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_stats_by_several_keys(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    stats = stats_json(real_wh, "room,year")
+    pairs = {
+        (room, "unknown" if year is None else str(year))
+        for room, year in tenhou_db.execute("select distinct room, year from games").fetchall()
+    }
+    for stat in stats:
+        keys = ["room", "year", "mode"] if stat["name"] in PLACEMENT_NAMES else ["room", "year"]
+        assert list(stat["group"]) == keys, stat
+    assert {(s["group"]["room"], s["group"]["year"]) for s in stats} == pairs
+    by_room = {(s["name"], s["group"]["room"]): s for s in stats_json(real_wh, "room") if s["name"] == "win_rate"}
+    for (name, room), stat in by_room.items():  # the years of a room add up to the room
+        parts = [s for s in stats if s["name"] == name and s["group"]["room"] == room]
+        assert sum(s["numerator"] for s in parts) == stat["numerator"]
+        assert sum(s["denominator"] for s in parts) == stat["denominator"]
+    players = stats_json(real_wh, "player,length")
+    seat_rounds = sum(s["denominator"] for s in players if s["name"] == "seat_win_rate")
+    assert seat_rounds == tenhou_db.execute("select sum(n_rounds * n_players) from games").fetchall()[0][0]
+    result = run("stats", "-w", real_wh, "--by", "room,year", "--csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert list(rows[0]) == ["name", "room", "year", "mode", *STAT_KEYS[2:]] and len(rows) == len(stats)
+    assert [(r["room"], r["year"]) for r in rows] == [(s["group"]["room"], s["group"]["year"]) for s in stats]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--by", "weather"], ["--by", "room,weather"], ["--by", "room,room"], ["--by", "all,room"], ["--json", "--csv"],
+     ["--by", "room", "--player", "NoName"]],
+)  # fmt: skip
 def test_stats_rejects_bad_options(real_wh: Path, options: list[str]) -> None:
     result = run("stats", "-w", real_wh, *options)
     assert result.exit_code == 2, result.output
@@ -334,11 +433,12 @@ def test_stats_csv_has_one_row_per_statistic(real_wh: Path) -> None:
     result = run("stats", "-w", real_wh, "--by", "room", "--csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert rows and list(rows[0]) == list(STAT_KEYS)
+    assert rows and list(rows[0]) == ["name", "room", "mode", *STAT_KEYS[2:]]  # one column per group key
     assert len(rows) == len(stats)
     for row, stat in zip(rows, stats, strict=True):
-        assert row["group"] == f"room={stat['group']['room']}"
-        assert (row["name"], int(row["numerator"]), int(row["denominator"])) == (
+        assert row["room"] == stat["group"]["room"]
+        assert row["mode"] == stat["group"].get("mode", "")
+        assert (row["name"], float(row["numerator"]), int(row["denominator"])) == (
             stat["name"],
             stat["numerator"],
             stat["denominator"],
@@ -360,7 +460,10 @@ def test_stats_table_by_player_shows_the_largest_groups(real_wh: Path) -> None:
     result = run("stats", "-w", real_wh, "--by", "player")
     assert result.exit_code == 0, result.output
     assert f"showing the {MAX_GROUPS_SHOWN} groups with the most seat-rounds" in result.output
-    assert len(re.findall(r"player=", result.output)) == MAX_GROUPS_SHOWN * len(TOPICS)
+    # the same players in every topic (the placements' groups: a shown player's modes, one or more each)
+    shown = {name.strip() for name in re.findall(r"player=([^,│\n]*)", result.output)}
+    assert len(shown) == MAX_GROUPS_SHOWN
+    assert len(re.findall(r", mode=", result.output)) >= MAX_GROUPS_SHOWN
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -427,7 +530,7 @@ def test_stats_without_derived_tables_say_not_derived_and_exit_5(underived: Path
     stats = {s["name"]: s for s in json.loads(run("stats", "-w", underived, "--json").stdout)["stats"]}
     assert stats["furiten_passes_per_round"] | {"definition": None} == {
         "name": "furiten_passes_per_round", "group": None, "numerator": None, "denominator": None, "value": None,
-        "definition": None, "ci_low": None, "ci_high": None, "note": NOT_DERIVED,
+        "definition": None, "ci_low": None, "ci_high": None, "std_error": None, "note": NOT_DERIVED,
     }  # fmt: skip
     assert stats["win_rate"]["note"] is None and stats["win_rate"]["denominator"] == 9
     assert {name for name, s in stats.items() if s["note"]} == {n for names in DERIVED_MARTS.values() for n in names}

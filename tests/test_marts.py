@@ -33,6 +33,10 @@ from pipeline.statistics import (
 ALL = "<all>"
 """The group of the 'all' grouping (the marts' null group value)."""
 
+PLACEMENT_MEANS = ("average_rank", "average_final_score", "average_final_points")
+"""The placements mart's means (each with a standard error)."""
+PLACEMENTS = (*PLACEMENT_MEANS, "rank_1_rate", "rank_2_rate", "rank_3_rate", "rank_4_rate", "tobi_rate")
+"""Every statistic of the placements mart (split by mode)."""
 ABORT_KINDS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")
 CALLS = ("chi", "pon", "daiminkan")
 Expected = dict[tuple[str, str], tuple[int, int]]
@@ -68,7 +72,7 @@ def facts(tenhou_db) -> Facts:  # noqa: ANN001
     f = lambda table, columns, where="true": _frame(tenhou_db, table, columns, where)  # noqa: E731
     facts = Facts(
         games=f("games", "game_id, room, year, source, is_hanchan, n_players, is_server_log"),
-        players=f("players", "game_id, seat::int as seat, name"),
+        players=f("players", "game_id, seat::int as seat, name, final_score, final_points"),
         rounds=f("rounds", "game_id, round_idx::int as round_idx, round_wind, kyoku, honba, hands_start"),
         draws=f("draws", "game_id, round_idx::int as round_idx, kind, is_shown"),
         wins=f("wins", "game_id, round_idx::int as round_idx, seat::int as seat, from_seat::int as from_seat, "
@@ -91,6 +95,8 @@ def _game_group(games: pd.DataFrame, by: str) -> pd.Series:
         return games["year"].map(lambda y: "unknown" if pd.isna(y) else str(int(y)))
     if by == "length":
         return games["is_hanchan"].map({True: "hanchan", False: "tonpuu"})
+    if by == "mode":
+        return games["n_players"].astype(int).astype(str) + "p_" + _game_group(games, "length")
     return games[by]
 
 
@@ -316,9 +322,49 @@ def score_distributions(f: Facts, by: str) -> Expected:
     return expected
 
 
+def ranks_from_final_scores(f: Facts) -> pd.DataFrame:
+    """Every seat of a game with final scores (Tenhou's owari), its rank made here from those scores: higher score
+    first, a tie to the seat nearer the first dealer (the lower seat), as the server breaks it; and its mode."""
+    seats = f.players[f.players["final_score"].notna()].merge(
+        f.games[["game_id", "n_players", "is_hanchan"]], on="game_id"
+    )
+    ordered = seats.sort_values(["game_id", "final_score", "seat"], ascending=[True, False, True])
+    seats["rank"] = ordered.groupby("game_id").cumcount().reindex(seats.index) + 1
+    return seats.assign(mode=_game_group(seats, "mode"))
+
+
+def placements(f: Facts, by: str) -> Expected:
+    """Ranks, tobi, final scores and game points of every seat with final scores, per group of ``by`` and mode
+    (a group of several keys is keyed 'value|mode', as ``measured`` keys it)."""
+    seats = ranks_from_final_scores(f).merge(seat_keys(f, by), on=["game_id", "seat"])
+    if by == "all":
+        seats["group"] = seats["mode"]
+    elif by != "mode":
+        seats["group"] = seats["group"] + "|" + seats["mode"]
+    seats = seats.assign(
+        tobi=seats["final_score"] < 0, has_points=seats["final_points"].notna(), **{
+            f"rank_{k}": seats["rank"] == k for k in range(1, 5)
+        }
+    )  # fmt: skip
+    expected: Expected = {}
+    for group, rows in seats.groupby("group"):
+        n = len(rows)
+        expected[("average_rank", group)] = (int(rows["rank"].sum()), n)
+        for k in range(1, int(rows["n_players"].max()) + 1):
+            expected[(f"rank_{k}_rate", group)] = (int(rows[f"rank_{k}"].sum()), n)
+        expected[("tobi_rate", group)] = (int(rows["tobi"].sum()), n)
+        expected[("average_final_score", group)] = (int(rows["final_score"].sum()), n)
+        if rows["has_points"].any():
+            expected[("average_final_points", group)] = (
+                round(float(rows["final_points"].sum()), 6), int(rows["has_points"].sum())
+            )  # fmt: skip
+    return expected
+
+
 EXPECTED = {
     "round_outcomes": round_outcomes,
     "seat_outcomes": seat_outcomes,
+    "placements": placements,
     "tenpai_at_draw": tenpai_at_draw,
     "rules_rates": rules_rates,
     "score_distributions": score_distributions,
@@ -326,10 +372,19 @@ EXPECTED = {
 """Each mart and how its counts are made here."""
 
 
+def group_label(group: dict | None) -> str:
+    """A Stat's group as the recounts key it: ALL, a value, or several keys' values joined by '|'."""
+    return ALL if group is None else "|".join(str(v) for v in group.values())
+
+
 def measured(stats: list[Stat]) -> Expected:
+    """(statistic, group label) -> (numerator, denominator); a sum of game points rounded to 6 decimals."""
     return {
-        (s.name, ALL if s.group is None else next(iter(s.group.values()))): (s.numerator, s.denominator) for s in stats
-    }
+        (s.name, group_label(s.group)): (
+            round(s.numerator, 6) if isinstance(s.numerator, float) else s.numerator, s.denominator
+        )
+        for s in stats
+    }  # fmt: skip
 
 
 def difference(got: Expected, want: Expected) -> list[str]:
@@ -363,41 +418,52 @@ def test_mart_counts_equal_the_tables(stats: dict[str, list[Stat]], facts: Facts
 
 @pytest.mark.parametrize("by", [g for g in GROUPINGS if g not in ("all", "player")])
 def test_groups_partition_the_totals(stats: dict[str, list[Stat]], by: str) -> None:
-    totals = {s.name: (s.numerator, s.denominator) for s in stats["all"]}
-    sums: dict[str, list[int]] = {}
+    """Every group's counts add up to the totals (the placements', split by mode, mode by mode)."""
+
+    def summed(rows: list[Stat]) -> dict[tuple, tuple]:
+        sums: dict[tuple, list] = {}
+        for s in rows:
+            rest = tuple((k, v) for k, v in (s.group or {}).items() if k != by)
+            pair = sums.setdefault((s.name, rest), [0, 0])
+            pair[0] += s.numerator
+            pair[1] += s.denominator
+        return {key: (round(num, 6), den) for key, (num, den) in sums.items()}
+
     for s in stats[by]:
-        assert s.group is not None and list(s.group) == [by] and s.group[by] is not None, s
-        pair = sums.setdefault(s.name, [0, 0])
-        pair[0] += s.numerator
-        pair[1] += s.denominator
-    assert {name: tuple(pair) for name, pair in sums.items()} == totals
+        assert s.group is not None and list(s.group)[0] == by and s.group[by] is not None, s
+        assert list(s.group) == ([by] if s.name not in PLACEMENTS or by == "mode" else [by, "mode"]), s
+    assert summed(stats[by]) == summed(stats["all"])
 
 
 def test_players_partition_the_seat_counts(stats: dict[str, list[Stat]]) -> None:
     """A player's seat statistics count only that player's seats: the players' numerators add up to the
     total, and so do the denominators except for the per-round rates (a player's rounds are seat-rounds)."""
-    totals = {s.name: s for s in stats["all"]}
-    sums: dict[str, list[int]] = {}
-    for s in stats["player"]:
-        pair = sums.setdefault(s.name, [0, 0])
-        pair[0] += s.numerator
-        pair[1] += s.denominator
+    def summed(rows: list[Stat]) -> dict[str, list]:
+        sums: dict[str, list] = {}
+        for s in rows:  # the placements' modes added up too
+            pair = sums.setdefault(s.name, [0, 0])
+            pair[0] += s.numerator
+            pair[1] += s.denominator
+        return sums
+
+    totals, sums = summed(stats["all"]), summed(stats["player"])
     seat_level = [name for name in totals if not is_round_level(name)]
-    assert "seat_win_rate" in seat_level and "win_rate" not in seat_level
+    assert {"seat_win_rate", "average_rank", "rank_1_rate"} <= set(seat_level) and "win_rate" not in seat_level
     for name in seat_level:
-        assert sums[name][0] == totals[name].numerator, name
+        assert sums[name][0] == pytest.approx(totals[name][0]), name
         if not name.endswith("_per_round"):
-            assert sums[name][1] == totals[name].denominator, name
-    n_seat_rounds = totals["seat_win_rate"].denominator
-    assert sums["furiten_passes_per_round"][1] == n_seat_rounds > totals["furiten_passes_per_round"].denominator
+            assert sums[name][1] == totals[name][1], name
+    n_seat_rounds = totals["seat_win_rate"][1]
+    assert sums["furiten_passes_per_round"][1] == n_seat_rounds > totals["furiten_passes_per_round"][1]
 
 
 def test_a_player_profile_is_that_players_rows(tenhou_db, stats: dict[str, list[Stat]]) -> None:  # noqa: ANN001
     busiest = "select name from players group by name order by count(*) desc, name limit 1"
     ((name,),) = tenhou_db.execute(busiest).fetchall()
     profile = player_stats(tenhou_db, name)
-    assert profile and all(s.group == {"player": name} for s in profile)
-    assert profile == [s for s in stats["player"] if s.group == {"player": name}]
+    assert profile and all(s.group is not None and s.group["player"] == name for s in profile)
+    assert {s.name for s in profile} >= {"seat_win_rate", "average_rank", "rank_1_rate"}
+    assert profile == [s for s in stats["player"] if s.group is not None and s.group["player"] == name]
     with pytest.raises(KeyError, match="no player named"):
         player_stats(tenhou_db, name + " (no such player)")
 
@@ -412,6 +478,10 @@ def test_values_and_intervals(stats: dict[str, list[Stat]], by: str) -> None:
         else:
             assert 0 <= s.numerator <= s.denominator, s
             assert 0 <= s.ci_low <= s.value <= s.ci_high <= 1, s
+        if s.name in PLACEMENT_MEANS:  # a mean: its standard error, never an interval
+            assert s.std_error is not None or s.denominator == 1, s
+        else:
+            assert s.std_error is None, s
 
 
 def test_the_three_draw_definitions_equal_direct_counts(tenhou_db) -> None:  # noqa: ANN001
@@ -451,3 +521,37 @@ def test_wilson_interval_matches_a_known_value() -> None:
     assert round(low, 4) == 0.0931 and round(high, 4) == 0.2328
     assert wilson_interval(0, 0) is None
     assert wilson_interval(0, 10)[0] == 0.0
+
+
+def test_final_rank_is_tenhous_final_scores_ranked_with_its_tie_rule(facts: Facts, tenhou_db) -> None:  # noqa: ANN001
+    """players.final_rank is the rank of Tenhou's own final scores (owari), a tie of scores to the seat nearer
+    the first dealer; the real logs hold such ties, and only games whose log ends early have no final scores."""
+    stored = tenhou_db.execute("select game_id, seat::int as seat, final_rank from players").df()
+    ranked = ranks_from_final_scores(facts).merge(stored, on=["game_id", "seat"])
+    assert len(ranked) == stored["final_rank"].notna().sum() > 400
+    assert (ranked["rank"] == ranked["final_rank"]).all()
+    tied = ranked[ranked.duplicated(["game_id", "final_score"], keep=False)]
+    assert tied["game_id"].nunique() >= 1  # games with tied final scores: the tie rule is exercised
+    unranked = tenhou_db.execute(
+        "select count(distinct game_id) filter (where p.final_rank is null), "
+        "count(distinct game_id) filter (where p.final_rank is null and g.is_complete) "
+        "from players as p join games as g using (game_id)"
+    ).fetchall()
+    assert unranked[0][1] == 0 and unranked[0][0] >= 1  # the few truncated logs (4 here), left out and said so
+
+
+def test_placement_means_have_their_standard_errors(stats: dict[str, list[Stat]], facts: Facts) -> None:
+    """Each mean's standard error is the sample standard deviation over the square root of its denominator."""
+    seats = ranks_from_final_scores(facts)
+    for s in stats["all"]:
+        if s.name not in PLACEMENT_MEANS:
+            continue
+        column = {"average_rank": "rank", "average_final_score": "final_score"}.get(s.name, "final_points")
+        values = seats.loc[seats["mode"] == s.group["mode"], column].dropna()
+        assert s.std_error == pytest.approx(values.std(ddof=1) / len(values) ** 0.5), s
+
+
+def test_placements_split_sanma_from_four_player_games(stats: dict[str, list[Stat]]) -> None:
+    by_mode = {(s.name, s.group["mode"]) for s in stats["all"] if s.name in PLACEMENTS}
+    assert ("rank_3_rate", "3p_hanchan") in by_mode and ("rank_4_rate", "3p_hanchan") not in by_mode
+    assert ("rank_4_rate", "4p_hanchan") in by_mode
