@@ -46,7 +46,8 @@ counts as (
         sum(final_score)::bigint as score_sum,
         stddev_samp(final_score) / sqrt(count(*)) as score_se,
         count(final_points) as n_points,
-        sum(final_points) as points_sum,
+        -- summed as exact decimals (the servers write tenths): a float sum's last bits depend on the threads' order
+        sum(final_points::decimal(18, 3))::double as points_sum,
         stddev_samp(final_points) / sqrt(count(final_points)) as points_se
     from grouped
     group by group_value
