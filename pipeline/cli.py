@@ -47,6 +47,7 @@ from pipeline.errors import PaipuError, WarehouseError
 from pipeline.executors import default_workers, scheduler_problem
 from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
 from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
+from pipeline.schema import ALL_TABLES, schema_text
 from pipeline.statistics import GROUPINGS, all_stats, has_player, parse_by, run_checks, underived_parts
 from pipeline.store.lock import Holder, warehouse_lock
 from pipeline.store.published import reading
@@ -562,6 +563,17 @@ def report_command(
 
     path = write_report(connect(Warehouse(warehouse)), out_file)
     out.print(f"report: {path}", highlight=False)
+
+
+@app.command("schema")
+@_domain_errors
+def schema_command(
+    table: Annotated[str | None, typer.Argument(help="A table or view; every one when left out.")] = None,
+) -> None:
+    """Print every table and view (or one) with its columns, their types and what they mean."""
+    if table is not None and table not in ALL_TABLES:
+        _usage(f"no table or view {table!r}; they are {', '.join(ALL_TABLES)}")
+    sys.stdout.write(schema_text([table] if table else list(ALL_TABLES)))
 
 
 @app.command("check")

@@ -28,6 +28,7 @@ from pipeline.cli import app
 from pipeline.cli_render import MAX_GROUPS_SHOWN
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
+from pipeline.schema import ALL_TABLES
 from pipeline.statistics import DERIVED_MARTS, GROUPINGS, NOT_DERIVED, NOT_PROPORTIONS, TOPICS, mart_stats
 from pipeline.store.warehouse import Warehouse
 
@@ -663,3 +664,27 @@ def test_ctrl_c_during_an_ingest_exits_130_and_a_rerun_finishes(shared_logs: Pat
     assert rerun.returncode == 3, rerun.stderr  # pantheon's hanchan_with_noname.xml: quarantined (round_has_play)
     manifest = run("sql", "select count(*) as n, count(distinct path) as paths from manifest", "-w", root, "-f", "json")
     assert json.loads(manifest.stdout) == [{"n": 218, "paths": 218}]
+
+
+def test_schema_prints_every_table_with_its_documented_columns() -> None:
+    result = run("schema")
+    assert result.exit_code == 0, result.output
+    for table, columns in ALL_TABLES.items():
+        assert f"\n{table} ({len(columns)} columns)\n" in f"\n{result.stdout}"
+        for column in columns:
+            assert re.search(rf"^  {re.escape(column.name)} +\S.*: {re.escape(column.description)}$", result.stdout,
+                             re.MULTILINE), (table, column.name)  # fmt: skip
+    one = run("schema", "wins")
+    assert one.exit_code == 0 and one.stdout.startswith("wins (") and "\nrounds (" not in one.stdout
+    unknown = run("schema", "weather")
+    assert unknown.exit_code == 2 and "no table or view 'weather'" in unknown.output
+
+
+def test_sql_macros_name_tiles_waits_and_winds(real_wh: Path) -> None:
+    query = (
+        "select tile_name(4, false), tile_name(4, true), tile_name(33, false), waits_tiles(9 | (1 << 27)), "
+        "seat_wind(2, 1, 4), seat_wind(0, 1, 3)"
+    )
+    result = run("sql", query, "-w", real_wh, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.stdout)[0].values()) == ["5m", "0m", "7z", ["1m", "4m", "1z"], "S", "W"]

@@ -18,7 +18,7 @@ from pipeline.schema.facts import MANIFEST, TABLES
 
 __all__ = [
     "ALL_TABLES", "CURRENT_FACT_VERSIONS", "DERIVED_TABLES", "SCHEMA_VERSION", "TABLES", "Column", "arrow_schema",
-    "markdown_tables", "new_buffers", "to_arrow",
+    "markdown_tables", "new_buffers", "schema_text", "to_arrow",
 ]  # fmt: skip
 
 ALL_TABLES: dict[str, list[Column]] = {**TABLES, **DERIVED_TABLES, "manifest": MANIFEST}
@@ -67,6 +67,22 @@ def to_arrow(table: str, buffers: dict[str, ColumnValues], keep_dictionaries: bo
             [f.with_type(a.type) for f, a in zip(schema, arrays, strict=True)], metadata=schema.metadata
         )
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def schema_text(tables: list[str]) -> str:
+    """Plain text describing ``tables`` (names of ALL_TABLES): a heading per table, then one line per column with
+    its type, ', null' when nullable, and its meaning, from the declarations (what ``paipu schema`` prints). The
+    views of the same names show these columns (hand_states' counts as lists: see its meanings)."""
+    out: list[str] = []
+    for table in tables:
+        columns = ALL_TABLES[table]
+        width = max(len(c.name) for c in columns)
+        out += [f"{table} ({len(columns)} columns)"]
+        for c in columns:
+            type_name = str(c.type).replace("<item: ", "<") + (", null" if c.nullable else "")
+            out.append(f"  {c.name.ljust(width)}  {type_name}: {c.description}")
+        out.append("")
+    return "\n".join(out)
 
 
 def markdown_tables() -> str:

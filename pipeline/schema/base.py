@@ -36,7 +36,8 @@ def col(name: str, type_: pa.DataType, description: str, nullable: bool = False)
 
 
 ROUND_KEY = [
-    col("game_id", STR, "Game id: the provider's log id when known, else 'fp-' + the content fingerprint"),
+    col("game_id", STR, "Game id: the provider's log id when known, else 'fp-' + a hash of the file's own first "
+        "round (its text)"),
     col("round_idx", I16, "0-based index of the round (kyoku) in the game"),
 ]
 """The key columns of every per-round table."""

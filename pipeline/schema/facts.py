@@ -7,9 +7,11 @@ import pyarrow as pa
 from pipeline.schema.base import BOOL, F64, I8, I16, I32, I64, ROUND_KEY, STR, TILES, Column, col
 
 GAMES = [
-    col("game_id", STR, "Game id: the provider's log id when known, else 'fp-' + the content fingerprint"),
+    col("game_id", STR, "Game id: the provider's log id when known, else 'fp-' + a hash of the file's own first "
+        "round (its text)"),
     col("source", STR, "Input format the game was read from, e.g. 'tenhou_xml'"),
-    col("fingerprint", STR, "Hash of the shuffle seed and first deal: the same game in two files has one"),
+    col("fingerprint", STR, "Content fingerprint: the first round's deal, indicator, scores (pipeline.identity); "
+        "one per game, the same in every format and layout"),
     col("source_file", STR, "Path of the file the stored copy was read from"),
     col("started_at", pa.timestamp("ms"), "Start time from the log id (Japan time), null when unknown", True),
     col("year", I16, "Year the game was played, from the log id; null when unknown", True),
