@@ -133,7 +133,7 @@ def _quarantine_unstorable(results: list[FileResult]) -> None:
                 try:
                     to_arrow(table, concat_buffers([game], table))
                 except STORE_ERRORS as exc:
-                    result.status = "quarantined"
+                    result.status, result.reason = "quarantined", "unstorable"
                     why = str(exc).replace("\n", " ")[:300]
                     result.error = f"{result.path}: game {game.game_id}: cannot be stored in table {table} ({why})"
                     break
@@ -156,7 +156,7 @@ def _check_every_copy(results: list[FileResult]) -> None:
     for result in results:
         bad = next((game for game in result.games if id(game) in failing), None)
         if bad is not None:
-            result.status = "quarantined"
+            result.status, result.reason = "quarantined", "invariant_check"
             result.error = f"{result.path}: game {bad.game_id} {failing[id(bad)]}"
             result.games = []
 

@@ -93,6 +93,8 @@ class ContainerError(OSError):
     and the member. ``status``: the manifest status the entry gets."""
 
     status = "quarantined"
+    reason = "unreadable"
+    """The manifest reason code (pipeline.reading.REASONS)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(errno.EIO, message)
@@ -105,12 +107,14 @@ class SkippedError(ContainerError):
     """An input that is not read by design (a FIFO, a dangling link, a link out of the inputs...)."""
 
     status = "skipped"
+    reason = "not_read"
 
 
 class PendingError(ContainerError):
     """A database row whose log is not there yet (not downloaded): read again by the next run."""
 
     status = "pending"
+    reason = "not_downloaded"
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,7 +203,7 @@ class Deduplicator:
         owner, other_source = self._owners.get(game.game_id, (None, None))
         if owner is not None and owner != game.fingerprint:
             # the same log id on another game's content (its first round differs): neither is a copy of the other
-            result.status = "conflict"
+            result.status, result.reason = "conflict", "game_id_taken"
             result.error = (
                 f"{game.source_file}: game id {game.game_id} is already stored"
                 f"{f' from its {other_source} copy' if other_source else ''} with a different first round"
@@ -222,15 +222,16 @@ class Deduplicator:
                     continue
                 winner = self._winners.get(game.fingerprint)
                 if winner is None:
-                    result.status = "quarantined"
+                    result.status, result.reason = "quarantined", "no_complete_round"
                     result.error = f"{result.path}: no complete round (the log ends before the first round's result)"
                     continue
                 differs = first_disagreement(game.digests, self._digests_of(winner))
                 if differs is not None:
                     result.status, result.error = "conflict", conflict_message(result.path, differs, winner)
+                    result.reason = "round_disagrees"
                     continue
                 partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
-                result.status = "duplicate"
+                result.status, result.reason = "duplicate", "partial_copy" if partial else "copy_of_stored"
                 result.error = f"same game as {winner.game_id}, stored from {winner.source_file}{partial}"
             result.games = []
 

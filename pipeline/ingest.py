@@ -266,11 +266,12 @@ def _restate_earlier_rows(
         new = by_fp[holds[0]]
         if row["path"] in resolution.conflicting:  # the replaced copy disagrees with its replacement
             row["status"], row["error"] = "conflict", resolution.conflicting[row["path"]]
+            row["reason"] = "round_disagrees"
         elif row["status"] == "conflict":  # it disagreed with the copy replaced, which agrees with the new one
             differs = int(_CONFLICT_ROUND.search(error).group(1))  # type: ignore[union-attr]
-            row["error"] = conflict_message(row["path"], differs, new)
+            row["error"], row["reason"] = conflict_message(row["path"], differs, new), "round_disagrees"
         else:
-            row["status"] = "duplicate"
+            row["status"], row["reason"] = "duplicate", "partial_copy" if partial else "copy_of_stored"
             row["error"] = f"same game as {new.game_id}, stored from {new.source_file}{PARTIAL if partial else ''}"
         changed.append((row["path"], row["status"], row["error"]))
         _append_row(rows, row)
@@ -278,9 +279,10 @@ def _restate_earlier_rows(
 
 
 def _append_row(rows: dict[str, list], row: dict) -> None:
-    """Append a manifest row as stored (a dict of every column) to per-column lists."""
-    for name, value in row.items():
-        rows[name].append(value)
+    """Append a manifest row as stored (a dict of its columns) to per-column lists; a column a part written by an
+    older paipu lacks (``reason``) is null."""
+    for name, values in rows.items():
+        values.append(row.get(name))
 
 
 def _restamp_rows(rows: dict[str, list], warehouse: Warehouse, restamped: dict[str, int]) -> None:
@@ -332,7 +334,8 @@ def _manifest_rows(results: list[FileResult]) -> dict[str, list]:
         for name, value in (
             ("path", r.path), ("size", r.size), ("mtime_ns", r.mtime_ns), ("content_hash", r.content_hash),
             ("format", r.format),
-            ("status", r.status), ("error", r.error), ("n_games", len(r.game_ids)), ("game_ids", r.game_ids),
+            ("status", r.status), ("reason", r.reason), ("error", r.error), ("n_games", len(r.game_ids)),
+            ("game_ids", r.game_ids),
             ("fingerprints", r.fingerprints),
             ("paipu_version", __version__), ("ingested_at", now),
         ):  # fmt: skip

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from pipeline import __version__, containers
 from pipeline.containers import Entry
-from pipeline.errors import NotALogError, ParseError
+from pipeline.errors import NotALogError, ParseError, UnknownCodeError
 from pipeline.identity import identify
 from pipeline.limits import DEFAULT_LIMITS, Limits, TooLargeError, uncompressed
 from pipeline.sources import majsoul, mjai, tenhou_json, tenhou_xml
@@ -34,6 +34,33 @@ STATUSES = ("ok", "duplicate", "conflict", "quarantined", "not_a_log", "skipped"
 """Manifest statuses of a file: ``skipped`` is an input not read by design (a FIFO, a dangling link, a link
 out of the inputs, a folder that cannot be listed), ``pending`` a database row whose log is not downloaded yet
 (read again by the next run)."""
+
+REASONS: dict[str, tuple[str, ...]] = {
+    "ok": (),
+    "duplicate": ("copy_of_stored", "partial_copy"),
+    "conflict": ("round_disagrees", "game_id_taken"),
+    "quarantined": (
+        "unreadable", "too_large", "malformed", "unknown_code", "reader_error", "unstorable", "invariant_check",
+        "no_complete_round",
+    ),
+    "not_a_log": ("unknown_format", "not_a_log"),
+    "skipped": ("not_read",),
+    "pending": ("not_downloaded",),
+}  # fmt: skip
+"""The manifest's reason codes of each status (``manifest.reason``; null for ok), the message (``error``) saying
+the rest: duplicate a copy of a stored game, or a partial one (no complete round); conflict a copy disagreeing
+with the stored one on a round, or another game under a stored game's id; quarantined a file or member that
+cannot be read (I/O, a damaged container, a bound of pipeline.limits: too_large), a log its parser rejects
+(malformed; unknown_code: a code of the format's vocabulary paipu does not know), a reader's unexpected failure,
+a value that does not fit its column, a game failing an invariant check, or no complete round; not_a_log: no
+known format, or the parser says it is none; skipped and pending as above."""
+
+
+def parse_reason(exc: ParseError) -> str:
+    """The quarantine reason code of a parser's error (REASONS): too_large, unknown_code or malformed."""
+    if isinstance(exc, TooLargeError):
+        return "too_large"
+    return "unknown_code" if isinstance(exc, UnknownCodeError) else "malformed"
 
 
 class Skipped(str):
@@ -230,6 +257,8 @@ class FileResult:
     format: str | None
     status: str = "ok"
     error: str | None = None
+    reason: str | None = None
+    """The status's reason code (REASONS), None when ok."""
     games: list = field(default_factory=list)
     """The games read (ParsedGame; in a batch's outcome, their dedup.GameCopy)."""
     game_ids: list[str] = field(default_factory=list)
@@ -280,22 +309,25 @@ def read_file(
         try:
             data = _entry_bytes(containers.plain_entry(str(path), limits))
         except _Unread as exc:
-            return FileResult(str(path), 0, "", None, exc.status, exc.reason)
+            return FileResult(str(path), 0, "", None, exc.status, exc.message, exc.code)
     fmt = file_format or detect_format(data)
     result = FileResult(str(path), len(data), content_hash(data), fmt)
     if fmt is None:
         result.status, result.error = "not_a_log", f"{path}: not a game log of any known format"
+        result.reason = "unknown_format"
         return result
     cut = None
     try:
         plain, cut = _uncompressed(data, path, limits.max_bytes)
         result.games = [identify(game) for game in PARSERS[fmt](plain, str(path))]  # one identity for every format
     except NotALogError as exc:
-        result.status, result.error = "not_a_log", one_line(_said_cut(str(exc), cut))
+        result.status, result.error, result.reason = "not_a_log", one_line(_said_cut(str(exc), cut)), "not_a_log"
     except ParseError as exc:
         result.status, result.error = "quarantined", one_line(_said_cut(str(exc), cut))
+        result.reason = parse_reason(exc)
     except Exception as exc:  # noqa: BLE001 - a reader's failure on hostile bytes ends this file, not the batch
         result.status, result.error = "quarantined", one_line(f"{path}: cannot be read as {fmt} ({_why(exc)})")
+        result.reason = "reader_error"
     return result
 
 
@@ -313,7 +345,7 @@ def read_entry(entry: Entry, known: dict[str, KnownFile], file_format: str | Non
     try:
         data = _entry_bytes(entry)
     except _Unread as exc:
-        return FileResult(entry.name, 0, "", None, exc.status, exc.reason)
+        return FileResult(entry.name, 0, "", None, exc.status, exc.message, exc.code)
     previous = known.get(entry.name)
     same = previous is not None and previous.paipu_version == __version__ and previous.read_as(file_format)
     if same and content_hash(data) == previous.content_hash:
@@ -324,12 +356,13 @@ def read_entry(entry: Entry, known: dict[str, KnownFile], file_format: str | Non
 
 
 class _Unread(Exception):
-    """An entry that could not be read: its manifest status and one-line reason (naming it)."""
+    """An entry that could not be read: its manifest status, one-line message (naming it) and reason code."""
 
-    def __init__(self, status: str, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, status: str, message: str, code: str = "unreadable") -> None:
+        super().__init__(message)
         self.status = status
-        self.reason = one_line(reason)
+        self.message = one_line(message)
+        self.code = code
 
 
 def _entry_bytes(entry: Entry) -> bytes:
@@ -337,7 +370,7 @@ def _entry_bytes(entry: Entry) -> bytes:
     try:
         return entry.read()
     except containers.ContainerError as exc:  # its message names the container and the member
-        raise _Unread(exc.status, str(exc)) from None
+        raise _Unread(exc.status, str(exc), exc.reason) from None
     except OSError as exc:
         raise _Unread("quarantined", f"{entry.name}: cannot read ({exc.strerror or exc})") from None
     except Exception as exc:  # noqa: BLE001 - a reader's failure on a hostile entry ends this entry only

@@ -35,6 +35,7 @@ from pipeline.db import connect
 from pipeline.derive.run import DeriveReport, derive
 from pipeline.errors import NotALogError, ParseError
 from pipeline.ingest import STATUSES, FileResult, IngestReport, ingest, read_file
+from pipeline.reading import REASONS
 from pipeline.schema import DERIVED_TABLES, TABLES
 from pipeline.store.warehouse import Warehouse
 
@@ -598,6 +599,7 @@ def test_the_batch_accounts_for_every_file(batch: FuzzBatch, fuzzed: tuple[Wareh
     for row in rows:
         what = batch.describe(row["path"])
         assert row["status"] in STATUSES, what
+        assert row["reason"] in (REASONS[row["status"]] or (None,)), (what, row["reason"])
         if row["status"] == "ok":
             assert not row["error"] and row["n_games"] >= 1, (what, row)
         elif row["status"] == "duplicate":

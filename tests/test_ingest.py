@@ -467,6 +467,12 @@ def test_bad_input_is_accounted_for_and_the_rest_is_written(bad_batch: dict) -> 
         "cut_in_first_round": "quarantined",
         "cut_after_three_rounds": "ok",
     }
+    assert {k: row["reason"] for k, row in rows.items()} == {
+        "good_plain": None, "good_sanma": None, "truncated_gzip": "malformed", "random_bytes": "unknown_format",
+        "unknown_draw_type": "unknown_code", "unknown_tag": "malformed", "three_scores": "malformed",
+        "lost_init": "malformed", "tile_200": "malformed", "cut_in_first_round": "no_complete_round",
+        "cut_after_three_rounds": None,
+    }  # fmt: skip
     assert report.files == {**NOTHING, "ok": 3, "quarantined": 7, "not_a_log": 1}
     assert not report.all_read
     assert sorted(p for p, _, _ in report.problems) == sorted(

@@ -60,10 +60,33 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
         if files:
             con.execute(f"set variable {table}_files = $files", {"files": files})
             con.execute(f"create view {table} as {load_sql('staging', table)}")
+            if table in GROWING_TABLES:
+                _add_missing_columns(con, table)
         else:
             _view_over_arrow(con, table, arrow_schema(table).empty_table())  # the declared columns, no rows
     _create_macros(con)
     return con
+
+
+GROWING_TABLES = ("manifest",)
+"""Tables whose older parts are read as they are although a later version added columns (the manifest's
+``reason``): their views show every declared column, null where a part has none."""
+
+
+def _add_missing_columns(con: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Recreate a table's view with its declared columns that none of its parts has, as typed nulls."""
+    present = {row[0] for row in con.execute(f"describe {table}").fetchall()}
+    missing = [f for f in arrow_schema(table) if f.name not in present]
+    if not missing:
+        return
+    nulls = ", ".join(f"null::{_duckdb_type(f.type)} as {f.name}" for f in missing)
+    sql = load_sql("staging", table)
+    con.execute(f"create or replace view {table} as select *, {nulls} from ({sql})")
+
+
+def _duckdb_type(arrow_type: pa.DataType) -> str:
+    """The DuckDB type of a plain Arrow type (the manifest's added columns: strings)."""
+    return {pa.string(): "varchar", pa.int64(): "bigint", pa.int32(): "integer", pa.bool_(): "boolean"}[arrow_type]
 
 
 def connect_tables(tables: Mapping[str, pa.Table]) -> duckdb.DuckDBPyConnection:
