@@ -9,8 +9,8 @@ dealer wins) and x 1 by the others, each rounded up to 100. Sanma has two payers
 Honba: 100 per counter from each other player: on a tsumo each payer pays 100, on a ron the discarder
 pays them all, 300 in 4-player and 200 in sanma (Tenhou's sanma logs: 2009030421gm-00b9-0000-ed4f0295 round 2,
 a 5800 ron at 2 honba paid 6200; every one of the 284 sanma rons taking the honba, at honba 1-9, pays 200 a
-counter). Riichi sticks: 1000 each to the winner. With several rons on one discard, honba and sticks go to the winner nearest the
-discarder in turn order. Pao (daisangen, daisuushii): on a tsumo the liable seat pays the whole hand
+counter). Riichi sticks: 1000 each to the winner. With several rons on one discard, honba and sticks go to the
+winner nearest the discarder in turn order. Pao (daisangen, daisuushii): on a tsumo the liable seat pays the whole hand
 as a ron and all the honba; on a ron by another seat it pays half and the honba, the discarder half.
 """
 
