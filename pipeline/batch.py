@@ -142,17 +142,22 @@ def _quarantine_unstorable(results: list[FileResult]) -> None:
                 break
 
 
+def _failing_copies(results: list[FileResult]) -> dict[int, str]:
+    """id(game) -> the invariant check it fails, for every game of the results (checked layer by layer: a layer
+    holds each game id once)."""
+    games = [game for result in results for game in result.games]
+    return {k: v for layer in id_layers(games) for k, v in failing_games(layer).items()}
+
+
 def _check_every_copy(results: list[FileResult]) -> None:
     """Quarantine the files holding a game whose values do not fit their columns, or that fails an invariant
     check (pipeline.invariants): every copy read is checked, not only the one stored, so a file's status does
     not depend on which other copies share its batch."""
-    games = [game for result in results for game in result.games]
     try:
-        failing = {k: v for layer in id_layers(games) for k, v in failing_games(layer).items()}
+        failing = _failing_copies(results)
     except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
         _quarantine_unstorable(results)
-        games = [game for result in results for game in result.games]
-        failing = {k: v for layer in id_layers(games) for k, v in failing_games(layer).items()}
+        failing = _failing_copies(results)
     for result in results:
         bad = next((game for game in result.games if id(game) in failing), None)
         if bad is not None:

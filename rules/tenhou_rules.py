@@ -77,6 +77,16 @@ def extension_winds(is_hanchan: ArrayLike, in_force: dict[str, np.ndarray]) -> n
     return np.where(np.asarray(is_hanchan, dtype=bool), HANCHAN_EXTENSION_WINDS, in_force["tonpuu_extension_winds"])
 
 
+def rotation_rules(started_at: ArrayLike, is_old_format: ArrayLike, is_hanchan: ArrayLike) -> dict[str, np.ndarray]:
+    """The dated arguments of rules.rotation.next_round for each game (or round): ``has_tenpai_yame`` (bool) and
+    ``extension_winds`` (int), from its start time, log format and length (see rules_in_force)."""
+    in_force = rules_in_force(started_at, is_old_format)
+    return {
+        "has_tenpai_yame": in_force["has_tenpai_yame"].astype(bool),
+        "extension_winds": extension_winds(is_hanchan, in_force),
+    }
+
+
 def rules_in_force(started_at: ArrayLike, is_old_format: ArrayLike) -> dict[str, np.ndarray]:
     """The value of every rule of RULE_CHANGES for each game (or round): {rule: (N,) int64}.
 

@@ -15,13 +15,14 @@ from pipeline.derive.inputs import RoundInputs, has_quirk, per_seat, seat_sets
 from rules.hands import CODE
 from rules.payments import draw_payments
 from rules.rotation import next_round
-from rules.tenhou_rules import extension_winds, rules_in_force
+from rules.tenhou_rules import rotation_rules
 
 
-def _rules_in_force(rounds: pa.Table) -> dict[str, np.ndarray]:
-    """Per round: Tenhou's rules by the game's date (rules.tenhou_rules.rules_in_force)."""
+def _rotation_rules(rounds: pa.Table) -> dict[str, np.ndarray]:
+    """Per round: next_round's dated arguments, by the game's date (rules.tenhou_rules.rotation_rules)."""
     started = rounds["started_at"].combine_chunks().cast(pa.timestamp("s")).to_numpy(zero_copy_only=False)
-    return rules_in_force(started, has_quirk(rounds, "shuffle_in_init"))
+    is_hanchan = rounds["is_hanchan"].to_numpy(zero_copy_only=False)
+    return rotation_rules(started, has_quirk(rounds, "shuffle_in_init"), is_hanchan)
 
 
 def transition_columns(inputs: RoundInputs, tenpai: np.ndarray, nagashi: np.ndarray) -> dict:
@@ -37,17 +38,15 @@ def transition_columns(inputs: RoundInputs, tenpai: np.ndarray, nagashi: np.ndar
     dealer = rounds["dealer"].to_numpy().astype(np.int64)
     n_players = rounds["n_players"].to_numpy().astype(np.int64)
     payments = draw_payments(np.where(is_draw, outcome, "exhaustive"), n_players, dealer, tenpai, nagashi)
-    in_force, is_hanchan = _rules_in_force(rounds), rounds["is_hanchan"].to_numpy(zero_copy_only=False)
+
     accepted = np.bincount(inputs.arrays.round_id[inputs.arrays.action == CODE["riichi_accepted"]], minlength=n)
     nxt = next_round(
         round_wind=rounds["round_wind"].to_numpy(), kyoku=rounds["kyoku"].to_numpy(), dealer=dealer,
         honba=rounds["honba"].to_numpy(), riichi_sticks=rounds["riichi_sticks"].to_numpy(), n_players=n_players,
-        is_hanchan=is_hanchan, outcome=outcome,
+        is_hanchan=rounds["is_hanchan"].to_numpy(zero_copy_only=False), outcome=outcome,
         winners=seat_sets(rounds["winner_seats"], n),
         dealer_tenpai=tenpai[np.arange(n), dealer], n_riichi_accepted=accepted,
-        scores_post=per_seat(rounds["scores_post"], n).astype(np.int64),
-        has_tenpai_yame=in_force["has_tenpai_yame"].astype(bool),
-        extension_winds=extension_winds(is_hanchan, in_force),
+        scores_post=per_seat(rounds["scores_post"], n).astype(np.int64), **_rotation_rules(rounds),
     )  # fmt: skip
     return {
         "game_id": rounds["game_id"].to_numpy(zero_copy_only=False),

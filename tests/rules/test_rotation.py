@@ -9,7 +9,7 @@ import pytest
 
 from rules.payments import ABORTIVE_KINDS
 from rules.rotation import NextRound, advance_seat, dealer_is_first, next_round
-from rules.tenhou_rules import extension_winds, rules_in_force
+from rules.tenhou_rules import rotation_rules
 
 EVEN = [25000, 25000, 25000, 25000]
 NO_WIN = {"winners": []}
@@ -194,16 +194,16 @@ def real_inputs(frame: pd.DataFrame) -> dict[str, object]:
     file = frame["source_file"].str.split("tenhou-xml/").str[-1]
     readme_date = pd.to_datetime(file.str.split("/").str[-1].map(LOG_DATES).where(file.str.startswith("dnovikoff")))
     played_on = frame["started_at"].fillna(readme_date)
-    in_force = rules_in_force(played_on.to_numpy(dtype="datetime64[s]"), frame["is_old_format"].to_numpy(dtype=bool))
     is_hanchan = frame["is_hanchan"].to_numpy() | file.isin(PLAYED_AS_HANCHAN).to_numpy()
+    dated = rotation_rules(played_on.to_numpy(dtype="datetime64[s]"), frame["is_old_format"].to_numpy(dtype=bool),
+                           is_hanchan)  # fmt: skip
     columns = ("round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "n_players", "outcome", "dealer_tenpai")
     return {
         **{name: frame[name].to_numpy() for name in (*columns, "n_riichi_accepted")},
         "is_hanchan": is_hanchan,
         "winners": np.stack([frame[f"win{seat}"].to_numpy() for seat in range(4)], axis=1),
         "scores_post": np.stack([frame[f"score{seat}"].to_numpy() for seat in range(4)], axis=1),
-        "has_tenpai_yame": in_force["has_tenpai_yame"].astype(bool),
-        "extension_winds": extension_winds(is_hanchan, in_force),
+        **dated,
     }
 
 

@@ -23,7 +23,7 @@ from pipeline.sources.mjai.replay import Replayed
 from rules.payments import EXHAUSTIVE, NAGASHI_MANGAN
 from rules.rotation import WIN, next_round
 from rules.scoring.points import STICK
-from rules.tenhou_rules import extension_winds, rules_in_force
+from rules.tenhou_rules import rotation_rules
 
 
 def _outcome(outcome: RoundOutcome) -> str:
@@ -36,14 +36,14 @@ def _ends(rnd: Replayed, outcome: RoundOutcome, header: Header, dealer_tenpai: b
     winners = np.zeros((1, 4), dtype=bool)
     for win in outcome.wins:
         winners[0, win["seat"]] = True
-    in_force = rules_in_force(np.array([header.started_at], dtype="datetime64[h]"), np.array([False]))
     is_hanchan = np.array([header.is_hanchan])
+    dated = rotation_rules(np.array([header.started_at], dtype="datetime64[h]"), np.array([False]), is_hanchan)
     nxt = next_round(
         round_wind=[rnd.round_wind], kyoku=[rnd.kyoku], dealer=[rnd.dealer], honba=[rnd.honba],
         riichi_sticks=[rnd.riichi_sticks], n_players=[header.n_players], is_hanchan=is_hanchan,
         outcome=[_outcome(outcome)], winners=winners, dealer_tenpai=[dealer_tenpai],
         n_riichi_accepted=[len(rnd.riichi_accepted)], scores_post=[outcome.scores_post],
-        has_tenpai_yame=in_force["has_tenpai_yame"].astype(bool), extension_winds=extension_winds(is_hanchan, in_force),
+        **dated,
     )  # fmt: skip
     return bool(nxt.game_ends[0])
 
