@@ -16,17 +16,19 @@
 #
 # How wins are scored: the fu and han distributions of the `score_distributions` mart (every win that can win,
 # scored by paipu's rules layer), the fu components behind them, and the derived score against the server's.
-# The warehouse: `PAIPU_WAREHOUSE` when set, else the bundled sample.
+# The warehouse: `PAIPU_WAREHOUSE` when set, else the bundled sample. Every table and chart is printed too, so
+# `python notebooks/04_fu_and_scoring.py` shows the same numbers.
 
 # %%
 
 import pandas as pd
 
-from pipeline.api import notebook_warehouse
+from pipeline.api import notebook_warehouse, show_table
 from pipeline.plots import share_histogram_figure, show
 from pipeline.statistics import score_stats
 
 wh = notebook_warehouse()  # PAIPU_WAREHOUSE, else the bundled sample in a temporary folder
+
 
 # %% [markdown]
 # ## Fu and han of wins
@@ -35,12 +37,10 @@ wh = notebook_warehouse()  # PAIPU_WAREHOUSE, else the bundled sample in a tempo
 
 # %%
 scores = score_stats(wh.con)
-show(share_histogram_figure(scores, "fu"))
-show(share_histogram_figure(scores, "han"))
-
-# %%
-table = pd.DataFrame([s.to_json() for s in scores])
-table[["name", "numerator", "denominator", "value", "ci_low", "ci_high"]]
+table = pd.DataFrame([s.to_json() for s in scores])[["name", "numerator", "denominator", "value", "ci_low", "ci_high"]]
+for kind in ("fu", "han"):
+    show(share_histogram_figure(scores, kind))
+    show_table(f"{kind} of wins (the histogram's bars)", table[table["name"].str.startswith(f"{kind}_")].round(4))
 
 # %% [markdown]
 # ## Where the fu come from
@@ -48,12 +48,13 @@ table[["name", "numerator", "denominator", "value", "ci_low", "ci_high"]]
 # components add up to its fu.
 
 # %%
-wh.sql(
+components = wh.sql(
     """
     select component, count(*) as wins, sum(fu) as fu, round(avg(fu), 1) as mean_fu
     from fu_components group by component order by fu desc
     """
 )
+show_table("Fu by component", components)
 
 # %%
 sums = wh.sql(
@@ -66,14 +67,14 @@ sums = wh.sql(
     """
 )
 assert int(sums["sum_differs"][0]) == 0
-sums.transpose()
+show_table("Components add up to the fu", sums)
 
 # %% [markdown]
 # ## Derived against recorded
 # The server records fu, han and points for every win; paipu scores each win from the tiles alone.
 
 # %%
-wh.sql(
+agreement = wh.sql(
     """
     select count(*) as wins,
            count(*) filter (where s.fu = w.fu) as fu_agree,
@@ -82,14 +83,19 @@ wh.sql(
     from wins as w join wins_scored as s using (game_id, round_idx, win_idx)
     """
 )
+show_table("Derived against recorded", agreement)
 
 # %%
-wh.sql(
+by_wait = wh.sql(
     """
     select s.wait, count(*) as wins, round(avg(s.fu), 1) as mean_fu, round(avg(s.points)) as mean_points
     from wins_scored as s where s.points is not null group by s.wait order by wins desc
     """
 )
+show_table("Fu and points by wait", by_wait)
 
 # %%
-wh.sql("select limit_name, count(*) as wins from wins_scored where points is not null group by all order by wins desc")
+limits = wh.sql(
+    "select limit_name, count(*) as wins from wins_scored where points is not null group by all order by wins desc"
+)
+show_table("Wins by limit", limits)

@@ -22,6 +22,7 @@ inputs would give. Run ``paipu derive`` (or pipeline.derive.run.derive) and ask 
 from __future__ import annotations
 
 import importlib
+import sys
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
@@ -210,3 +211,17 @@ def notebook_warehouse(env: str = "PAIPU_WAREHOUSE") -> PaipuWarehouse:
     folder = tempfile.mkdtemp(prefix="paipu-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return open_warehouse(build_sample_warehouse(Path(folder) / "warehouse"))
+
+
+def show_table(title: str, table: pd.DataFrame) -> None:
+    """Print ``title`` as a heading, then the table: rendered by Jupyter in a notebook, printed as text when the
+    notebook runs as a script (so a script's output shows every table the notebook shows). Returns nothing."""
+    print(f"\n## {title}")
+    ipython = sys.modules.get("IPython")  # loaded by a Jupyter kernel; a script need not have it
+    if ipython is not None and ipython.get_ipython() is not None:
+        from IPython.display import display  # noqa: PLC0415 - only inside a notebook
+
+        display(table)
+    else:
+        print(table.to_string(index=not isinstance(table.index, pd.RangeIndex)))
+
