@@ -10,17 +10,20 @@ lookups:
 - ``regular[abc, h, melds, pair]``: fewest tiles to add for ``melds`` melds and ``pair`` (0/1)
   pairs from three number suits and the honors.
 
-So a hand's regular-form distance is four class lookups and three table lookups. For waits,
-``number_added[index, k]`` / ``honor_added[index, k]`` hold the class of a suit shape with one more
-tile of its k-th kind (-1 where the shape already holds four), so all candidate tiles of a suit are
-tried with one lookup. The tables are built from the distance tables the
-first time they are asked for (about half a second) and kept for the process.
+So a hand's regular-form distance is four class lookups and three table lookups; a wait candidate
+(one more tile of a kind) is the class of the suit's index plus that kind's weight. The tables are
+built from the distance tables by ``build_suit_classes`` (about half a second) and shipped in
+``rules/data/suit_classes.npz`` (``python -m rules.suit_classes`` writes it; a test pins its checksum
+and that a fresh build reproduces it), so a process only loads them (a few ms).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, fields
 from functools import cache
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -36,8 +39,6 @@ class SuitClasses:
     pair_of_numbers: np.ndarray
     three_numbers: np.ndarray
     regular: np.ndarray
-    number_added: np.ndarray
-    honor_added: np.ndarray
 
 
 def _distinct(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -73,9 +74,8 @@ def _combine_all(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return combine(left, right).reshape(len(a), len(b), MAX_MELDS + 1, 2)
 
 
-@cache
-def suit_classes() -> SuitClasses:
-    """Build (once per process) the class tables from the capped distance tables."""
+def build_suit_classes() -> SuitClasses:
+    """Build the class tables from the capped distance tables (about half a second; ``generate`` ships them)."""
     number, honor = capped_tables()
     number_values, number_class = _distinct(number)
     honor_values, honor_class = _distinct(honor)
@@ -85,25 +85,41 @@ def suit_classes() -> SuitClasses:
     three_values, three_class = _distinct(three.reshape(-1, MAX_MELDS + 1, 2))
     regular = _combine_all(three_values, honor_values)
     return SuitClasses(
-        number_class=number_class,
-        honor_class=honor_class,
+        # fewer than 256 classes per suit: one byte per shape (2 MB for the number suits)
+        number_class=number_class.astype(np.uint8),
+        honor_class=honor_class.astype(np.uint8),
         pair_of_numbers=two_class.reshape(len(number_values), len(number_values)),
         three_numbers=three_class.reshape(len(two_values), len(number_values)),
         regular=regular,
-        number_added=_added(number_class, 9),
-        honor_added=_added(honor_class, 7),
     )
 
 
-def _added(classes: np.ndarray, n_kinds: int) -> np.ndarray:
-    """(shapes, n_kinds) class of each shape with one more tile of each kind; -1 where it holds four."""
-    shapes = np.arange(len(classes), dtype=np.int64)
-    out = np.full((len(classes), n_kinds), -1, dtype=np.int16)
-    for kind in range(n_kinds):
-        weight = 5**kind
-        room = (shapes // weight) % 5 < 4
-        out[room, kind] = classes[shapes[room] + weight]
-    return out
+CLASS_FILE = "suit_classes.npz"
+"""The shipped class tables, in ``rules/data`` (``python -m rules.suit_classes`` writes them)."""
+
+
+@cache
+def suit_classes() -> SuitClasses:
+    """The shipped class tables (loaded once per process, a few ms; a test pins that build_suit_classes gives them)."""
+    with resources.files("rules").joinpath("data", CLASS_FILE).open("rb") as handle, np.load(handle) as npz:
+        return SuitClasses(**{field.name: npz[field.name] for field in fields(SuitClasses)})
+
+
+def classes_checksum(tables: SuitClasses) -> str:
+    """SHA-256 of every class table's name, dtype, shape and bytes (pinned by a test)."""
+    digest = hashlib.sha256()
+    for field in fields(SuitClasses):
+        array = np.ascontiguousarray(getattr(tables, field.name))
+        digest.update(f"{field.name} {array.dtype.str} {array.shape}".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def generate(path: Path) -> str:
+    """Build the class tables, write them to ``path`` (npz) and return their checksum."""
+    tables = build_suit_classes()
+    np.savez_compressed(path, **{field.name: getattr(tables, field.name) for field in fields(SuitClasses)})
+    return classes_checksum(tables)
 
 
 def number_classes(indices: np.ndarray) -> np.ndarray:
@@ -128,3 +144,7 @@ def regular_from_classes(
     three = tables.three_numbers.ravel()[np.multiply(two, n_numbers, dtype=np.intp) + sou]
     cell = (np.multiply(three, n_honors, dtype=np.intp) + honors) * (MAX_MELDS + 1) + np.mod(melds, MAX_MELDS + 1)
     return tables.regular.ravel()[cell * 2 + pair]
+
+
+if __name__ == "__main__":
+    print(generate(Path(__file__).parent / "data" / CLASS_FILE))

@@ -8,6 +8,8 @@ shanten = distance - 1.
 
 The tables are generated here (``python -m rules.suit_tables`` writes ``rules/data/suit_tables.npz``,
 about 5 s) and loaded from that file (330 KB, 40 ms); a test pins the checksum and regenerates them.
+At run time shanten and waits read only the suit class tables folded from these (rules.suit_classes,
+shipped in ``rules/data/suit_classes.npz``); these are loaded to build and test those.
 Generation: mark the exact goal patterns, close them upwards (a pattern containing a goal
 is a goal: a cumulative OR along each kind's axis), then walk down each axis adding one per missing
 tile (a reverse cumulative minimum), which is exact because the cost is a sum over kinds.

@@ -11,79 +11,155 @@ from __future__ import annotations
 
 import numpy as np
 
+from rules.compiled import njit
 from rules.shanten import (
-    CHUNK,
+    IS_ORPHAN,
     MAX_MELDS,
-    SUIT_SLICES,
+    NO_INDICES,
+    NO_ROWS_INT8,
+    NO_ROWS_INT64,
+    as_calls,
+    as_counts,
+    check_indices,
     chiitoitsu_shanten,
+    distance_of_classes,
+    given,
+    kernel_tables,
     kokushi_shanten,
-    regular_distance,
-    special_shanten_at,
-    suit_classes_of,
-    suit_indices,
+    special_of,
+    suit_index_of,
 )
-from rules.suit_classes import honor_classes, number_classes, regular_from_classes, suit_classes
 from rules.tiles import N_KINDS, TERMINALS_HONORS_34
 
 KIND_BITS = np.int64(1) << np.arange(N_KINDS, dtype=np.int64)
 """Bit of each 34-kind in a ``*_mask`` column."""
 
-_SUIT_OF = np.arange(N_KINDS) // 9
-_WEIGHT_OF = 5 ** (np.arange(N_KINDS) % 9)
+ALL_ORPHANS = np.int64(KIND_BITS[TERMINALS_HONORS_34].sum())
+"""The thirteen-sided wait of thirteen orphans."""
 
 
-def _distance_with_suit(
-    classes: tuple[np.ndarray, ...], suit: int, replaced: np.ndarray, melds: np.ndarray, pair: int
-) -> np.ndarray:
-    """Regular-form distance of hands whose suit ``suit`` has the classes ``replaced`` instead
-    (broadcast: (N,) or (N, k) against the other suits' (N,))."""
-    suits = [c[:, None] if replaced.ndim == 2 else c for c in classes]
-    suits[suit] = replaced
-    return regular_from_classes(*suits, melds, pair)
+@njit
+def _with_suit(classes: np.ndarray, suit: int, replaced: int, melds: int, pair: int, tables: tuple) -> int:
+    """Regular-form distance of a hand whose suit ``suit`` has the class ``replaced`` instead of classes[suit]."""
+    man = replaced if suit == 0 else classes[0]
+    pin = replaced if suit == 1 else classes[1]
+    sou = replaced if suit == 2 else classes[2]
+    honors = replaced if suit == 3 else classes[3]
+    return distance_of_classes(man, pin, sou, honors, melds, pair, tables)
 
 
-def _fifth_copy_waits(
-    counts: np.ndarray, indices: np.ndarray, classes: tuple[np.ndarray, ...], need: np.ndarray
-) -> np.ndarray:
-    """Kinds a hand holds four of whose (impossible) fifth copy would complete it, as masks (N,).
+@njit
+def regular_mask_of(counts: np.ndarray, row: int, indices: np.ndarray, need: int, tables: tuple) -> int:
+    """Regular-form waits of one hand (suit ``indices`` (4,), ``need`` melds still to make) as a 34-bit mask.
 
-    The fifth copy makes a triplet (the rest: one meld fewer and a pair) or the pair."""
-    masks = np.zeros(len(counts), dtype=np.int64)
-    rows, kinds = np.nonzero(counts == 4)
+    A kind completes the hand when the suit's class with one more of its tiles leaves distance 0; a kind held
+    four times, when its (impossible) fifth copy would make a triplet (the rest: one meld fewer and a pair) or
+    the pair."""
+    number_class, honor_class = tables[0], tables[1]
+    classes = np.empty(4, dtype=np.int64)
     for suit in range(4):
-        of_suit = _SUIT_OF[kinds] == suit
-        r, k = rows[of_suit], kinds[of_suit]
-        if not len(r):
-            continue
-        class_of = number_classes if suit < 3 else honor_classes
-        others = tuple(c[r] for c in classes)
-        index, weight = indices[r, suit], _WEIGHT_OF[k]
-        as_triplet = _distance_with_suit(others, suit, class_of(index - 2 * weight), np.maximum(need[r] - 1, 0), 1)
-        as_pair = _distance_with_suit(others, suit, class_of(index - weight), need[r], 0)
-        completes = (as_triplet == 0) | (as_pair == 0)
-        np.bitwise_or.at(masks, r[completes], KIND_BITS[k[completes]])
-    return masks
+        classes[suit] = (number_class if suit < 3 else honor_class)[indices[suit]]
+    mask = 0
+    for suit in range(4):
+        suit_class = number_class if suit < 3 else honor_class
+        index, weight = indices[suit], 1
+        for kind in range(9 * suit, 9 * suit + (9 if suit < 3 else 7)):
+            bit = np.int64(1) << kind
+            has_room = (index // weight) % 5 < 4  # room for one more tile of the kind in this shape
+            if has_room and _with_suit(classes, suit, suit_class[index + weight], need, 1, tables) == 0:
+                mask |= bit
+            if counts[row, kind] == 4:  # a fifth copy: as a triplet (two left) or as the pair (three left)
+                as_triplet = _with_suit(classes, suit, suit_class[index - 2 * weight], max(need - 1, 0), 1, tables)
+                as_pair = _with_suit(classes, suit, suit_class[index - weight], need, 0, tables)
+                if as_triplet == 0 or as_pair == 0:
+                    mask |= bit
+            weight *= 5
+    return mask
+
+
+@njit
+def special_mask_of(counts: np.ndarray, row: int, chiitoitsu: int, kokushi: int) -> int:
+    """Seven-pairs and thirteen-orphans waits of one hand without calls, from its shanten of both forms: the
+    single kind beside six pairs; all thirteen orphans, or the one missing beside a pair."""
+    mask = 0
+    if chiitoitsu == 0:
+        for kind in range(N_KINDS):
+            if counts[row, kind] == 1:
+                mask |= np.int64(1) << kind
+    if kokushi == 0:
+        paired, missing = False, 0
+        for kind in range(N_KINDS):
+            if IS_ORPHAN[kind]:
+                paired |= counts[row, kind] >= 2
+                if counts[row, kind] == 0:
+                    missing |= np.int64(1) << kind
+        mask |= missing if paired else ALL_ORPHANS
+    return mask
+
+
+@njit
+def _waits_kernel(
+    counts: np.ndarray,
+    calls: np.ndarray,
+    rows: np.ndarray,
+    distance: np.ndarray,
+    indices: np.ndarray,
+    chiitoitsu: np.ndarray,
+    kokushi: np.ndarray,
+    only_near: bool,
+    special: bool,
+    tables: tuple,
+    masks: np.ndarray,
+) -> None:
+    """masks[row] = waits of each hand at ``rows``; ``distance``, ``indices``, ``chiitoitsu``/``kokushi``: used
+    when of length > 0 (else computed). ``only_near``: the regular form only for hands at distance 1 or below, or
+    2 with a kind held four times (no other can complete with one tile); ``special``: seven pairs and thirteen
+    orphans too (hands without calls)."""
+    number_class, honor_class = tables[0], tables[1]
+    suits = np.empty(4, dtype=np.int64)
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        for suit in range(4):
+            suits[suit] = indices[row, suit] if indices.shape[0] else suit_index_of(counts, row, suit)
+        check_indices(suits[0], suits[1], suits[2], suits[3], tables)
+        need = MAX_MELDS - calls[row]
+        near = True
+        if only_near:
+            if distance.shape[0]:
+                regular = distance[row]
+            else:
+                regular = distance_of_classes(
+                    number_class[suits[0]], number_class[suits[1]], number_class[suits[2]], honor_class[suits[3]],
+                    need, 1, tables,
+                )  # fmt: skip
+            near = regular <= 1
+            if regular == 2:
+                for kind in range(N_KINDS):
+                    near |= counts[row, kind] == 4
+        mask = regular_mask_of(counts, row, suits, need, tables) if near else 0
+        if special and calls[row] == 0:
+            if chiitoitsu.shape[0]:
+                seven, thirteen = chiitoitsu[row], kokushi[row]
+            else:
+                seven, thirteen = special_of(counts, row)
+            mask |= special_mask_of(counts, row, seven, thirteen)
+        masks[row] = mask
 
 
 def regular_waits(counts: np.ndarray, n_calls: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:
     """Waits of the regular form (melds + a pair) as masks (N,) int64; 0 when not tenpai.
 
     ``counts`` (N, 34) must hold 13 - 3 x n_calls tiles; ``indices``, their suit_indices when known. Every
-    kind of a suit is tried at once: the suit's class with that tile added (rules.suit_classes) against the
-    other suits.
+    kind is tried: the suit's class with that tile added (rules.suit_classes) against the other suits.
     """
-    need = MAX_MELDS - np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
-    indices = suit_indices(counts) if indices is None else indices
-    classes = suit_classes_of(indices)
-    tables = suit_classes()
+    counts = as_counts(counts)
     masks = np.zeros(len(counts), dtype=np.int64)
-    for suit, kinds in enumerate(SUIT_SLICES):
-        added = (tables.number_added if suit < 3 else tables.honor_added)[indices[:, suit]]
-        distance = _distance_with_suit(classes, suit, np.maximum(added, 0), need[:, None], 1)
-        completes = (distance == 0) & (added >= 0)
-        masks |= np.bitwise_or.reduce(np.where(completes, KIND_BITS[kinds], 0), axis=1)
-    if (counts == 4).any():
-        masks |= _fifth_copy_waits(counts, indices, classes, need)
+    rows = np.arange(len(counts), dtype=np.int64)
+    calls = as_calls(n_calls, len(counts))
+    indices = given(indices, np.int64, NO_INDICES)
+    _waits_kernel(
+        counts, calls, rows, NO_ROWS_INT8, indices, NO_ROWS_INT64, NO_ROWS_INT64, False, False, kernel_tables(), masks
+    )
     return masks
 
 
@@ -132,26 +208,23 @@ def waits_mask(
     already known (the last two (N,) arrays, read only for hands without calls). ``rows``: the positions of
     the hands to look at, when not all (the others get 0).
     """
-    counts = np.asarray(counts)
-    calls = np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (len(counts),))
+    counts = as_counts(counts)
     masks = np.zeros(len(counts), dtype=np.int64)
-    rows = np.arange(len(counts)) if rows is None else rows
-    if distance is None:
-        distance = regular_distance(suit_indices(counts) if indices is None else indices, calls)
-    # only tenpai hands wait, and 1-shanten hands holding four of a kind (a fifth copy may complete them)
-    asked = distance[rows]
-    is_near = asked <= 1
-    two = np.flatnonzero(asked == 2)
-    is_near[two] = (counts[rows[two]] == 4).any(axis=1)
-    near = rows[is_near]
-    for start in range(0, len(near), CHUNK):
-        at = near[start : start + CHUNK]
-        masks[at] = regular_waits(counts[at], calls[at], None if indices is None else indices[at])
-    closed = rows[calls[rows] == 0]
-    chiitoitsu, kokushi = special_shanten_at(counts, indices, closed, special)
-    tenpai = (chiitoitsu == 0) | (kokushi == 0)
-    held = counts[closed[tenpai]]
-    masks[closed[tenpai]] |= chiitoitsu_waits(held, chiitoitsu[tenpai]) | kokushi_waits(held, kokushi[tenpai])
+    rows = np.arange(len(counts), dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
+    chiitoitsu, kokushi = (None, None) if special is None else special
+    _waits_kernel(
+        counts,
+        as_calls(n_calls, len(counts)),
+        rows,
+        given(distance, np.int8, NO_ROWS_INT8),
+        given(indices, np.int64, NO_INDICES),
+        given(chiitoitsu, np.int64, NO_ROWS_INT64),
+        given(kokushi, np.int64, NO_ROWS_INT64),
+        True,
+        True,
+        kernel_tables(),
+        masks,
+    )
     return masks
 
 
