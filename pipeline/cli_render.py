@@ -125,8 +125,8 @@ def _format_value(s: Stat) -> str:
         return f"{s.value:.3f}"
     if s.name == "average_final_points":
         return f"{s.value:+.2f}"
-    if s.name in NOT_PROPORTIONS:  # a mean of points (average_win_points, average_final_score)
-        return f"{s.value:,.0f}"
+    if s.name in NOT_PROPORTIONS:  # a mean: of points (whole), of turns, calls, shanten or a dan (two decimals)
+        return f"{s.value:,.0f}" if abs(s.value) >= 100 else f"{s.value:.2f}"
     return f"{s.value:.2%}"
 
 

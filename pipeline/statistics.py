@@ -24,11 +24,14 @@ every combination of them (see parse_by)."""
 GROUP_SEPARATOR = "\x1f"
 """What separates the keys' values in a mart's group_value when ``$by`` has several keys (macros/group_value)."""
 
-MODE_SPLIT_MARTS = frozenset({"placements"})
+MODE_SPLIT_MARTS = frozenset({"placements", "player_wins", "player_riichi_calls", "tenhou_dan"})
 """Marts grouped by the key 'mode' besides ``$by`` (macros/with_mode): their figures mean nothing across modes
 (a rank in sanma is not a rank in 4-player)."""
 
-MARTS = ("round_outcomes", "seat_outcomes", "placements", "tenpai_at_draw", "rules_rates", "score_distributions")
+MARTS = (
+    "round_outcomes", "seat_outcomes", "placements", "tenpai_at_draw", "rules_rates", "score_distributions",
+    "player_wins", "player_riichi_calls", "tenhou_dan",
+)  # fmt: skip
 """The marts ``paipu stats`` runs, in the order it prints them (every file of pipeline/sql/marts)."""
 
 DERIVED_MARTS: dict[str, tuple[str, ...]] = {
@@ -41,6 +44,26 @@ DERIVED_MARTS: dict[str, tuple[str, ...]] = {
         "kyuushu_declared_rate",
     ),
     "score_distributions": ("fu_share_*", "han_share_*"),
+    "player_wins": (
+        "dealer_win_rate", "dealer_win_share", "tsumo_share", "riichi_win_share", "open_win_share", "dama_win_share",
+        "average_win_turn", "average_riichi_win_turn", "average_open_win_turn", "average_dama_win_turn",
+        "average_win_score_change", "average_dealer_win_score_change", "average_non_dealer_win_score_change",
+        "average_riichi_win_score_change", "average_open_win_score_change", "average_dama_win_score_change",
+        "ippatsu_rate", "ura_dora_rate", "yakuman_rate", "yakuman_rate_mortal", "average_deal_in_turn",
+        "average_deal_in_points", "average_deal_in_score_change", "average_deal_in_score_change_to_dealer",
+        "average_deal_in_score_change_to_non_dealer", "deal_in_to_dealer_share", "deal_in_riichi_share",
+        "deal_in_open_share", "deal_in_to_riichi_share", "deal_in_to_open_share", "deal_in_to_dama_share",
+        "seat_draw_rate", "average_draw_score_change", "nagashi_mangan_seat_rate", "win_efficiency", "deal_in_loss",
+        "net_win_efficiency", "average_round_score_change", "average_starting_shanten",
+        "average_starting_shanten_dealer", "average_starting_shanten_non_dealer",
+    ),
+    "player_riichi_calls": (
+        "first_riichi_rate", "chasing_riichi_rate", "riichi_chased_rate", "riichi_chasers_per_riichi",
+        "win_rate_after_riichi", "deal_in_rate_after_riichi", "deal_in_rate_after_riichi_accepted",
+        "draw_rate_after_riichi", "average_riichi_turn", "average_riichi_balance", "average_riichi_score_change",
+        "average_riichi_win_income", "average_riichi_deal_in_expense", "multi_wait_riichi_rate", "average_calls",
+        "win_rate_after_call", "deal_in_rate_after_call", "draw_rate_after_call", "average_call_score_change",
+    ),
 }  # fmt: skip
 """The marts that read derived tables (written by ``paipu derive``), with the statistics each gives (fnmatch
 patterns where the members of a family depend on the data). In a warehouse not derived they are reported as not
@@ -59,10 +82,28 @@ NOT_PROPORTIONS = frozenset(
         "average_rank",
         "average_final_score",
         "average_final_points",
+        *(
+            "average_win_turn", "average_riichi_win_turn", "average_open_win_turn", "average_dama_win_turn",
+            "average_win_score_change", "average_dealer_win_score_change", "average_non_dealer_win_score_change",
+            "average_riichi_win_score_change", "average_open_win_score_change", "average_dama_win_score_change",
+            "average_deal_in_turn", "average_deal_in_points", "average_deal_in_score_change",
+            "average_deal_in_score_change_to_dealer", "average_deal_in_score_change_to_non_dealer",
+            "average_draw_score_change", "win_efficiency", "deal_in_loss", "net_win_efficiency",
+            "average_round_score_change", "average_starting_shanten", "average_starting_shanten_dealer",
+            "average_starting_shanten_non_dealer",
+        ),  # player_wins
+        *(
+            "riichi_chasers_per_riichi", "average_riichi_turn", "average_riichi_balance",
+            "average_riichi_score_change", "average_riichi_win_income", "average_riichi_deal_in_expense",
+            "average_calls", "average_call_score_change",
+        ),  # player_riichi_calls
+        *(f"stable_dan_{room}" for room in ("ippan", "joukyuu", "tokujou", "houou")),
+        "average_rank_points_mortal",
     }
-)
+)  # fmt: skip
 """Ratios whose numerator is not a subset of the denominator (counts per round, a mean): no binomial interval
-(a mean of the placements mart carries its standard error instead)."""
+(a mean of the placements, player_wins and player_riichi_calls marts carries its standard error instead; so does
+a stable dan, by the delta method)."""
 
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rounds", ("rounds_per_game", "win_rate", "exhaustive_draw_rate", "nagashi_mangan_rate", "draw_rate",
@@ -74,6 +115,16 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("furiten", ("furiten_passes_*", "riichi_in_furiten_rate", "tsumo_in_furiten_rate")),
     ("kyuushu kyuuhai", ("kyuushu_*",)),
     ("scoring", ("fu_share_*", "han_share_*")),
+    ("wins and deal-ins", ("dealer_win_*", "tsumo_share", "*_win_share", "average_*win_turn",
+                           "average_*win_score_change", "ippatsu_rate", "ura_dora_rate", "yakuman_rate*",
+                           "average_deal_in_*", "deal_in_*_share", "win_efficiency", "deal_in_loss",
+                           "net_win_efficiency")),
+    ("draws and round results", ("seat_draw_rate", "average_draw_score_change", "nagashi_mangan_seat_rate",
+                                 "average_round_score_change", "average_starting_shanten*")),
+    ("riichi and calls", ("first_riichi_rate", "chasing_riichi_rate", "riichi_chase*", "*_after_riichi*",
+                          "average_riichi_*", "multi_wait_riichi_rate", "average_calls", "*_after_call",
+                          "average_call_score_change")),
+    ("tenhou dan", ("stable_dan_*", "top_two_rate", "last_avoidance_rate", "average_rank_points_mortal")),
 )  # fmt: skip
 """Topics of the statistics, in display order: (title, name patterns, fnmatch style)."""
 

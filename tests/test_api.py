@@ -16,7 +16,15 @@ from pipeline.db import sql_names
 from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
 from pipeline.ingest import ingest
-from pipeline.statistics import DERIVED_MARTS, GROUPINGS, MARTS, NOT_DERIVED, all_stats, not_derived_stats
+from pipeline.statistics import (
+    DERIVED_MARTS,
+    GROUPINGS,
+    MARTS,
+    MODE_SPLIT_MARTS,
+    NOT_DERIVED,
+    all_stats,
+    not_derived_stats,
+)  # fmt: skip
 from pipeline.store.warehouse import Warehouse
 
 PANTHEON = "tenhou-xml/pantheon"
@@ -51,11 +59,12 @@ def test_views_marts_and_queries_come_back_as_pandas_or_arrow(wh) -> None:  # no
 def test_every_mart_by_every_grouping(wh, by: str) -> None:  # noqa: ANN001
     for mart in sql_names("marts"):
         table = wh.mart(mart, by=by, as_="arrow")
-        means = ["std_error"] if mart == "placements" else []  # the mart with means gives their standard errors
+        split = mart in MODE_SPLIT_MARTS  # the per-player marts: split by mode, their means with standard errors
+        means = ["std_error"] if split else []
         assert table.column_names == ["name", "group_value", "numerator", "denominator", "value", "definition", *means]
         assert table.num_rows > 0, (mart, by)
-        # placements are always split by mode (players, length): by 'all' its group is the mode alone
-        assert (table["group_value"].null_count == table.num_rows) == (by == "all" and not means), (mart, by)
+        # always split by mode (players, length): by 'all' the group is the mode alone
+        assert (table["group_value"].null_count == table.num_rows) == (by == "all" and not split), (mart, by)
 
 
 def test_stats_are_the_cli_statistics_with_their_intervals(wh) -> None:  # noqa: ANN001

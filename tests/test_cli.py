@@ -29,7 +29,15 @@ from pipeline.cli_render import MAX_GROUPS_SHOWN
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
 from pipeline.schema import ALL_TABLES
-from pipeline.statistics import DERIVED_MARTS, GROUPINGS, NOT_DERIVED, NOT_PROPORTIONS, TOPICS, mart_stats
+from pipeline.statistics import (
+    DERIVED_MARTS,
+    GROUPINGS,
+    MODE_SPLIT_MARTS,
+    NOT_DERIVED,
+    NOT_PROPORTIONS,
+    TOPICS,
+    mart_stats,
+)  # fmt: skip
 from pipeline.store.warehouse import Warehouse
 
 PLAIN = "mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
@@ -44,7 +52,13 @@ PLACEMENT_NAMES = {
     "average_rank", "rank_1_rate", "rank_2_rate", "rank_3_rate", "rank_4_rate", "tobi_rate", "average_final_score",
     "average_final_points",
 }  # fmt: skip
-"""The placements mart's statistics: grouped by mode besides --by."""
+"""The placements mart's statistics."""
+
+
+@pytest.fixture(scope="module")
+def mode_split_names(tenhou_db) -> set[str]:  # noqa: ANN001
+    """The statistics of the marts grouped by mode besides --by (statistics.MODE_SPLIT_MARTS)."""
+    return {s.name for mart in MODE_SPLIT_MARTS for s in mart_stats(tenhou_db, mart, "all")}
 RATE_NAMES = {"exhaustive_draw_rate", "win_rate", "abortive_rate_kyuushu_kyuuhai"}
 
 runner = CliRunner()
@@ -221,16 +235,17 @@ def stats_json(real_wh: Path, by: str, *options: str) -> list[dict]:
     return payload["stats"]
 
 
-def test_stats_json_has_the_documented_shape(real_wh: Path) -> None:
+def test_stats_json_has_the_documented_shape(real_wh: Path, mode_split_names: set[str]) -> None:
     stats = stats_json(real_wh, "all")
-    assert stats
+    assert stats and mode_split_names >= PLACEMENT_NAMES
     for stat in stats:
         assert list(stat) == list(STAT_KEYS), stat
         assert isinstance(stat["name"], str) and isinstance(stat["definition"], str) and stat["definition"]
-        placement = stat["name"] in PLACEMENT_NAMES
-        assert stat["group"] == ({"mode": stat["group"]["mode"]} if placement else None), stat
+        split = stat["name"] in mode_split_names
+        assert stat["group"] == ({"mode": stat["group"]["mode"]} if split else None), stat
         numerator_type = float if stat["name"] == "average_final_points" else int
-        assert type(stat["numerator"]) is numerator_type and type(stat["denominator"]) is int
+        assert type(stat["numerator"]) in (numerator_type, float if split else int), stat
+        assert type(stat["denominator"]) is int
         assert isinstance(stat["value"], float) and stat["note"] is None
         assert stat["denominator"] > 0 and stat["value"] == pytest.approx(stat["numerator"] / stat["denominator"])
         if stat["name"] in NOT_PROPORTIONS:
@@ -276,7 +291,7 @@ def test_stats_agree_with_the_tables(real_wh: Path, tenhou_db) -> None:  # noqa:
 
 
 @pytest.mark.parametrize("by", [g for g in GROUPINGS if g not in ("all", "player")])
-def test_stats_by_group_partition_the_totals(real_wh: Path, by: str) -> None:
+def test_stats_by_group_partition_the_totals(real_wh: Path, by: str, mode_split_names: set[str]) -> None:
     """The groups' counts add up to the totals (the placements', grouped by mode besides, mode by mode)."""
 
     def summed(stats: list[dict]) -> dict[tuple, tuple]:
@@ -292,8 +307,8 @@ def test_stats_by_group_partition_the_totals(real_wh: Path, by: str) -> None:
     assert grouped
     for stat in grouped:
         assert list(stat) == list(STAT_KEYS)
-        placement = stat["name"] in PLACEMENT_NAMES and by != "mode"
-        assert isinstance(stat["group"], dict) and list(stat["group"]) == ([by, "mode"] if placement else [by])
+        split = stat["name"] in mode_split_names and by != "mode"
+        assert isinstance(stat["group"], dict) and list(stat["group"]) == ([by, "mode"] if split else [by])
         assert stat["group"][by] is not None
     assert summed(grouped) == summed(stats_json(real_wh, "all"))  # a game lies in one group
 
@@ -393,14 +408,14 @@ def test_stats_rejects_a_bad_where_in_one_line(real_wh: Path, predicate: str) ->
     assert result.output.startswith("error: --where") and len(result.output.strip().splitlines()) == 1, result.output
 
 
-def test_stats_by_several_keys(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+def test_stats_by_several_keys(real_wh: Path, tenhou_db, mode_split_names: set[str]) -> None:  # noqa: ANN001
     stats = stats_json(real_wh, "room,year")
     pairs = {
         (room, "unknown" if year is None else str(year))
         for room, year in tenhou_db.execute("select distinct room, year from games").fetchall()
     }
     for stat in stats:
-        keys = ["room", "year", "mode"] if stat["name"] in PLACEMENT_NAMES else ["room", "year"]
+        keys = ["room", "year", "mode"] if stat["name"] in mode_split_names else ["room", "year"]
         assert list(stat["group"]) == keys, stat
     assert {(s["group"]["room"], s["group"]["year"]) for s in stats} == pairs
     by_room = {(s["name"], s["group"]["room"]): s for s in stats_json(real_wh, "room") if s["name"] == "win_rate"}

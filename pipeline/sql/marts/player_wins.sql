@@ -1,0 +1,276 @@
+-- player_wins: the per-player vocabulary of wins, deal-ins, draws and points (Mortal's libriichi/src/stat.rs,
+-- amae-koromo's player statistics, Tenhou's), per seat-round (macros/seat_round_facts: seat_rounds with the events,
+-- wins and draws rolled up per seat and round), split by mode (the key 'mode' is added to $by: a seat's rates in
+-- sanma are not those of 4-player). Parameter $by: any grouping; by 'player' a player's row counts only the seats
+-- that player held. A turn is one own discard (Mortal's jun: a win or deal-in on turn k comes after k discards of
+-- the seat, the dealt-in discard included). A win is riichi when the seat declared riichi, open when it called a
+-- chi, pon or open kan (an ankan is not a call), dama otherwise. A score change ("delta") is the seat's change of
+-- score from the result as the server recorded it (honba and the riichi sticks on the table included); Mortal's
+-- win deltas leave out the winner's own riichi stick (1000 less when the seat had riichi). A multiple ron is one
+-- deal-in (its wins' points and payments summed) but two or three wins dealt into. Definitions:
+--   dealer_win_rate                  = dealer seat-rounds won / dealer seat-rounds (Mortal)
+--   dealer_win_share                 = wins as dealer / wins (Mortal)
+--   tsumo_share                      = tsumo wins / wins (amae-koromo)
+--   riichi_win_share, open_win_share, dama_win_share = riichi, open, dama wins / wins (amae-koromo; dama: 默听率)
+--   average_win_turn (and _riichi_, _open_, _dama_) = sum of the turns of those wins / those wins (a mean; Mortal)
+--   average_win_score_change (and _dealer_, _non_dealer_, _riichi_, _open_, _dama_) = sum of the wins' score
+--                                      changes less the winner's own riichi stick / those wins (a mean; Mortal)
+--   ippatsu_rate                     = riichi wins with ippatsu / riichi wins (amae-koromo)
+--   ura_dora_rate                    = riichi wins with an ura dora han / riichi wins (amae-koromo)
+--   yakuman_rate                     = wins the server scored as yakuman / seat-rounds
+--   yakuman_rate_mortal              = wins whose score change less the own stick reaches a yakuman ron (48000
+--                                      dealer, 32000 otherwise) / seat-rounds (Mortal's test: counted wins, not yaku)
+--   average_deal_in_turn             = sum of the turns of the deal-ins / deal-ins (a mean; Mortal)
+--   average_deal_in_points           = points (hand values) of the wins dealt into / deal-ins (a mean; amae-koromo)
+--   average_deal_in_score_change (and _to_dealer, _to_non_dealer) = sum of the deal-ins' score changes / those
+--                                      deal-ins (to a dealer: a winner dealt; a mean; Mortal)
+--   deal_in_to_dealer_share          = deal-ins with the dealer among the winners / deal-ins (Mortal)
+--   deal_in_riichi_share, deal_in_open_share = deal-ins by a seat that had declared riichi, that had called /
+--                                      deal-ins (amae-koromo 放铳时立直率, 放铳时副露率)
+--   deal_in_to_riichi_share, _to_open_share, _to_dama_share = wins dealt into whose winner had riichi, had called,
+--                                      neither / wins dealt into (amae-koromo 放铳至立直, 副露, 默听)
+--   seat_draw_rate                   = seat-rounds ending in a draw of any kind / seat-rounds (Mortal, amae-koromo)
+--   average_draw_score_change        = sum of the seat's score changes at draws / seat-rounds drawn (Mortal)
+--   nagashi_mangan_seat_rate         = seat-rounds the seat was paid nagashi mangan / seat-rounds (Mortal)
+--   win_efficiency                   = sum of the win points / seat-rounds (amae-koromo 打点效率: win rate x
+--                                      average win points; a mean)
+--   deal_in_loss                     = sum of the points dealt in / seat-rounds (amae-koromo 铳点损失; a mean)
+--   net_win_efficiency               = (win points - points dealt in) / seat-rounds (amae-koromo 净打点效率; a mean)
+--   average_round_score_change       = sum of the seat's score changes over its rounds (every payment, deposit and
+--                                      stick) / seat-rounds (a mean; Mortal's avg round delta, amae-koromo 局收支)
+--   average_starting_shanten (and _dealer, _non_dealer) = sum of the shanten of the 13 tiles dealt / those
+--                                      seat-rounds (a mean; amae-koromo 起手向听, 亲, 子)
+-- Every mean carries its standard error (the sample standard deviation over the square root of the count).
+with facts as (
+    select
+        f.*,
+        f.is_win and f.has_riichi as is_riichi_win,
+        f.is_win and f.n_open_calls > 0 as is_open_win,
+        f.is_win and not f.has_riichi and f.n_open_calls = 0 as is_dama_win,
+        f.win_delta - case when f.has_riichi then 1000 else 0 end as mortal_win_delta,
+        f.deal_in_points is not null as is_ron_off,
+        g.n_players
+    from seat_round_facts() as f
+    join games as g using (game_id)
+),
+grouped as (
+    select k.group_value, f.* exclude (game_id, seat)
+    from facts as f
+    join seat_group_keys(with_mode($by)) as k
+        on k.game_id = f.game_id and k.seat_key = seat_key(with_mode($by), f.seat)
+),
+counts as (
+    select
+        group_value,
+        count(*) as n_seat_rounds,
+        count_if(is_win) as n_wins,
+        count_if(is_deal_in) as n_deal_ins,
+        count_if(is_dealer) as n_dealer,
+        count_if(is_win and is_dealer) as n_dealer_wins,
+        count_if(is_win and not is_dealer) as n_non_dealer_wins,
+        count_if(is_tsumo) as n_tsumo,
+        count_if(is_riichi_win) as n_riichi_wins,
+        count_if(is_open_win) as n_open_wins,
+        count_if(is_dama_win) as n_dama_wins,
+        sum(n_discards) filter (where is_win) as win_turns,
+        stddev_samp(n_discards) filter (where is_win) as win_turn_sd,
+        sum(n_discards) filter (where is_riichi_win) as riichi_win_turns,
+        stddev_samp(n_discards) filter (where is_riichi_win) as riichi_win_turn_sd,
+        sum(n_discards) filter (where is_open_win) as open_win_turns,
+        stddev_samp(n_discards) filter (where is_open_win) as open_win_turn_sd,
+        sum(n_discards) filter (where is_dama_win) as dama_win_turns,
+        stddev_samp(n_discards) filter (where is_dama_win) as dama_win_turn_sd,
+        sum(mortal_win_delta) as win_delta,
+        stddev_samp(mortal_win_delta) as win_delta_sd,
+        sum(mortal_win_delta) filter (where is_dealer) as dealer_win_delta,
+        stddev_samp(mortal_win_delta) filter (where is_dealer) as dealer_win_delta_sd,
+        sum(mortal_win_delta) filter (where not is_dealer) as non_dealer_win_delta,
+        stddev_samp(mortal_win_delta) filter (where not is_dealer) as non_dealer_win_delta_sd,
+        sum(mortal_win_delta) filter (where is_riichi_win) as riichi_win_delta,
+        stddev_samp(mortal_win_delta) filter (where is_riichi_win) as riichi_win_delta_sd,
+        sum(mortal_win_delta) filter (where is_open_win) as open_win_delta,
+        stddev_samp(mortal_win_delta) filter (where is_open_win) as open_win_delta_sd,
+        sum(mortal_win_delta) filter (where is_dama_win) as dama_win_delta,
+        stddev_samp(mortal_win_delta) filter (where is_dama_win) as dama_win_delta_sd,
+        count_if(is_riichi_win and has_ippatsu) as n_ippatsu,
+        count_if(is_riichi_win and has_ura_dora) as n_ura_dora,
+        count_if(is_yakuman) as n_yakuman,
+        count_if(mortal_win_delta >= case when is_dealer then 48000 else 32000 end) as n_yakuman_mortal,
+        sum(n_discards) filter (where is_deal_in) as deal_in_turns,
+        stddev_samp(n_discards) filter (where is_deal_in) as deal_in_turn_sd,
+        sum(deal_in_points) as deal_in_points,
+        stddev_samp(deal_in_points) as deal_in_points_sd,
+        sum(deal_in_delta) as deal_in_delta,
+        stddev_samp(deal_in_delta) as deal_in_delta_sd,
+        count_if(n_ron_off_dealer > 0) as n_deal_ins_to_dealer,
+        sum(deal_in_delta) filter (where n_ron_off_dealer > 0) as deal_in_delta_to_dealer,
+        stddev_samp(deal_in_delta) filter (where n_ron_off_dealer > 0) as deal_in_delta_to_dealer_sd,
+        count_if(is_ron_off and n_ron_off_dealer = 0) as n_deal_ins_to_non_dealer,
+        sum(deal_in_delta) filter (where is_ron_off and n_ron_off_dealer = 0) as deal_in_delta_to_non_dealer,
+        stddev_samp(deal_in_delta) filter (where is_ron_off and n_ron_off_dealer = 0)
+            as deal_in_delta_to_non_dealer_sd,
+        count_if(is_deal_in and has_riichi) as n_deal_ins_riichi,
+        count_if(is_deal_in and n_open_calls > 0) as n_deal_ins_open,
+        sum(n_ron_off) as n_ron_off,
+        sum(n_ron_off_riichi) as n_ron_off_riichi,
+        sum(n_ron_off_open) as n_ron_off_open,
+        sum(n_ron_off_dama) as n_ron_off_dama,
+        count(draw_kind) as n_draws,
+        sum(draw_delta) as draw_delta,
+        stddev_samp(draw_delta) as draw_delta_sd,
+        count_if(draw_kind = 'nagashi_mangan' and draw_delta > 0) as n_nagashi,
+        sum(coalesce(win_points, 0)) as win_points,
+        stddev_samp(coalesce(win_points, 0)) as win_points_sd,
+        stddev_samp(coalesce(deal_in_points, 0)) as dealt_points_sd,
+        sum(coalesce(win_points, 0) - coalesce(deal_in_points, 0)) as net_points,
+        stddev_samp(coalesce(win_points, 0) - coalesce(deal_in_points, 0)) as net_points_sd,
+        sum(score_change) as score_change,
+        stddev_samp(score_change) as score_change_sd,
+        count(starting_shanten) as n_dealt,
+        sum(starting_shanten) as shanten,
+        stddev_samp(starting_shanten) as shanten_sd,
+        count(starting_shanten) filter (where is_dealer) as n_dealt_dealer,
+        sum(starting_shanten) filter (where is_dealer) as shanten_dealer,
+        stddev_samp(starting_shanten) filter (where is_dealer) as shanten_dealer_sd,
+        count(starting_shanten) filter (where not is_dealer) as n_dealt_non_dealer,
+        sum(starting_shanten) filter (where not is_dealer) as shanten_non_dealer,
+        stddev_samp(starting_shanten) filter (where not is_dealer) as shanten_non_dealer_sd
+    from grouped
+    group by group_value
+),
+measured as (
+    -- one (numerator, denominator, sample standard deviation of a mean's terms) per statistic
+    select
+        group_value,
+        unnest([
+            ('dealer_win_rate', n_dealer_wins, n_dealer, null),
+            ('dealer_win_share', n_dealer_wins, n_wins, null),
+            ('tsumo_share', n_tsumo, n_wins, null),
+            ('riichi_win_share', n_riichi_wins, n_wins, null),
+            ('open_win_share', n_open_wins, n_wins, null),
+            ('dama_win_share', n_dama_wins, n_wins, null),
+            ('average_win_turn', win_turns, n_wins, win_turn_sd),
+            ('average_riichi_win_turn', riichi_win_turns, n_riichi_wins, riichi_win_turn_sd),
+            ('average_open_win_turn', open_win_turns, n_open_wins, open_win_turn_sd),
+            ('average_dama_win_turn', dama_win_turns, n_dama_wins, dama_win_turn_sd),
+            ('average_win_score_change', win_delta, n_wins, win_delta_sd),
+            ('average_dealer_win_score_change', dealer_win_delta, n_dealer_wins, dealer_win_delta_sd),
+            ('average_non_dealer_win_score_change', non_dealer_win_delta, n_non_dealer_wins, non_dealer_win_delta_sd),
+            ('average_riichi_win_score_change', riichi_win_delta, n_riichi_wins, riichi_win_delta_sd),
+            ('average_open_win_score_change', open_win_delta, n_open_wins, open_win_delta_sd),
+            ('average_dama_win_score_change', dama_win_delta, n_dama_wins, dama_win_delta_sd),
+            ('ippatsu_rate', n_ippatsu, n_riichi_wins, null),
+            ('ura_dora_rate', n_ura_dora, n_riichi_wins, null),
+            ('yakuman_rate', n_yakuman, n_seat_rounds, null),
+            ('yakuman_rate_mortal', n_yakuman_mortal, n_seat_rounds, null),
+            ('average_deal_in_turn', deal_in_turns, n_deal_ins, deal_in_turn_sd),
+            ('average_deal_in_points', deal_in_points, n_deal_ins, deal_in_points_sd),
+            ('average_deal_in_score_change', deal_in_delta, n_deal_ins, deal_in_delta_sd),
+            ('average_deal_in_score_change_to_dealer', deal_in_delta_to_dealer, n_deal_ins_to_dealer,
+             deal_in_delta_to_dealer_sd),
+            ('average_deal_in_score_change_to_non_dealer', deal_in_delta_to_non_dealer, n_deal_ins_to_non_dealer,
+             deal_in_delta_to_non_dealer_sd),
+            ('deal_in_to_dealer_share', n_deal_ins_to_dealer, n_deal_ins, null),
+            ('deal_in_riichi_share', n_deal_ins_riichi, n_deal_ins, null),
+            ('deal_in_open_share', n_deal_ins_open, n_deal_ins, null),
+            ('deal_in_to_riichi_share', n_ron_off_riichi, n_ron_off, null),
+            ('deal_in_to_open_share', n_ron_off_open, n_ron_off, null),
+            ('deal_in_to_dama_share', n_ron_off_dama, n_ron_off, null),
+            ('seat_draw_rate', n_draws, n_seat_rounds, null),
+            ('average_draw_score_change', draw_delta, n_draws, draw_delta_sd),
+            ('nagashi_mangan_seat_rate', n_nagashi, n_seat_rounds, null),
+            ('win_efficiency', win_points, n_seat_rounds, win_points_sd),
+            ('deal_in_loss', coalesce(deal_in_points, 0), n_seat_rounds, dealt_points_sd),
+            ('net_win_efficiency', net_points, n_seat_rounds, net_points_sd),
+            ('average_round_score_change', score_change, n_seat_rounds, score_change_sd),
+            ('average_starting_shanten', shanten, n_dealt, shanten_sd),
+            ('average_starting_shanten_dealer', shanten_dealer, n_dealt_dealer, shanten_dealer_sd),
+            ('average_starting_shanten_non_dealer', shanten_non_dealer, n_dealt_non_dealer, shanten_non_dealer_sd)
+        ]::struct(name varchar, numerator double, denominator bigint, sd double)[], recursive := true)
+    from counts
+),
+definitions (name, ord, is_mean, definition) as (
+    values
+        ('dealer_win_rate', 1, false, 'dealer seat-rounds won / dealer seat-rounds (Mortal)'),
+        ('dealer_win_share', 2, false, 'wins as dealer / wins (Mortal)'),
+        ('tsumo_share', 3, false, 'tsumo wins / wins (amae-koromo)'),
+        ('riichi_win_share', 4, false, 'wins of a seat that declared riichi / wins (amae-koromo)'),
+        ('open_win_share', 5, false, 'wins of a seat that called a chi, pon or open kan (ankan is no call) / wins '
+            || '(amae-koromo)'),
+        ('dama_win_share', 6, false, 'wins with neither riichi nor a call (closed, an ankan allowed) / wins '
+            || '(amae-koromo)'),
+        ('average_win_turn', 7, true, 'sum of the winners'' own discards in the round before the win / wins '
+            || '(a mean; Mortal''s turn)'),
+        ('average_riichi_win_turn', 8, true, 'sum of the turns (own discards) of the riichi wins / riichi wins '
+            || '(a mean; Mortal)'),
+        ('average_open_win_turn', 9, true, 'sum of the turns (own discards) of the open wins / open wins (a mean; '
+            || 'Mortal)'),
+        ('average_dama_win_turn', 10, true, 'sum of the turns (own discards) of the dama wins / dama wins (a mean; '
+            || 'Mortal)'),
+        ('average_win_score_change', 11, true, 'sum of the winners'' score changes from the win (honba and sticks '
+            || 'in, the own riichi stick out) / wins (a mean; Mortal)'),
+        ('average_dealer_win_score_change', 12, true, 'the same over the wins as dealer / wins as dealer (a mean; '
+            || 'Mortal)'),
+        ('average_non_dealer_win_score_change', 13, true, 'the same over the wins as non-dealer / wins as '
+            || 'non-dealer (a mean; Mortal)'),
+        ('average_riichi_win_score_change', 14, true, 'the same over the riichi wins / riichi wins (a mean; Mortal)'),
+        ('average_open_win_score_change', 15, true, 'the same over the open wins / open wins (a mean; Mortal)'),
+        ('average_dama_win_score_change', 16, true, 'the same over the dama wins / dama wins (a mean; Mortal)'),
+        ('ippatsu_rate', 17, false, 'riichi wins with ippatsu / riichi wins (amae-koromo)'),
+        ('ura_dora_rate', 18, false, 'riichi wins with at least one ura dora han / riichi wins (amae-koromo)'),
+        ('yakuman_rate', 19, false, 'wins the server scored as yakuman / seat-rounds'),
+        ('yakuman_rate_mortal', 20, false, 'wins whose score change less the own riichi stick is at least a '
+            || 'yakuman ron (48000 dealer, 32000 non-dealer) / seat-rounds (Mortal''s test)'),
+        ('average_deal_in_turn', 21, true, 'sum of the dealer-in''s own discards in the round (the dealt-in one '
+            || 'included) / deal-ins (a mean; Mortal)'),
+        ('average_deal_in_points', 22, true, 'points (hand values, before honba and sticks) of the wins dealt into '
+            || '/ deal-ins (a multiple ron summed; a mean; amae-koromo)'),
+        ('average_deal_in_score_change', 23, true, 'sum of the dealer-in''s score changes from the wins off it '
+            || '(honba and sticks in) / deal-ins (a mean; Mortal)'),
+        ('average_deal_in_score_change_to_dealer', 24, true, 'the same over the deal-ins to a dealer / those '
+            || 'deal-ins (a mean; Mortal)'),
+        ('average_deal_in_score_change_to_non_dealer', 25, true, 'the same over the deal-ins to non-dealers only / '
+            || 'those deal-ins (a mean; Mortal)'),
+        ('deal_in_to_dealer_share', 26, false, 'deal-ins with the dealer among the winners / deal-ins (Mortal)'),
+        ('deal_in_riichi_share', 27, false, 'deal-ins by a seat that had declared riichi (the declaration tile '
+            || 'included) / deal-ins (amae-koromo)'),
+        ('deal_in_open_share', 28, false, 'deal-ins by a seat that had called / deal-ins (amae-koromo)'),
+        ('deal_in_to_riichi_share', 29, false, 'wins dealt into whose winner had declared riichi / wins dealt into '
+            || '(each winner of a multiple ron; amae-koromo)'),
+        ('deal_in_to_open_share', 30, false, 'wins dealt into whose winner had called / wins dealt into '
+            || '(amae-koromo)'),
+        ('deal_in_to_dama_share', 31, false, 'wins dealt into whose winner had neither riichi nor a call / wins '
+            || 'dealt into (amae-koromo)'),
+        ('seat_draw_rate', 32, false, 'seat-rounds of rounds ending in a draw of any kind (exhaustive, nagashi '
+            || 'mangan, abortive) / seat-rounds (Mortal, amae-koromo)'),
+        ('average_draw_score_change', 33, true, 'sum of the seat''s score changes at the draws (noten and '
+            || 'nagashi payments) / seat-rounds drawn (a mean; Mortal)'),
+        ('nagashi_mangan_seat_rate', 34, false, 'seat-rounds in which the seat was paid nagashi mangan / '
+            || 'seat-rounds (Mortal)'),
+        ('win_efficiency', 35, true, 'sum of the win points (hand values) / seat-rounds: win rate x average win '
+            || 'points (a mean; amae-koromo)'),
+        ('deal_in_loss', 36, true, 'sum of the points (hand values) dealt in / seat-rounds: deal-in rate x average '
+            || 'deal-in points (a mean; amae-koromo)'),
+        ('net_win_efficiency', 37, true, '(win points - points dealt in) / seat-rounds (a mean; amae-koromo)'),
+        ('average_round_score_change', 38, true, 'sum of the seat''s score changes over the round (every payment, '
+            || 'deposit and stick) / seat-rounds (a mean; Mortal, amae-koromo)'),
+        ('average_starting_shanten', 39, true, 'sum of the shanten of the 13 tiles dealt (regular, seven pairs, '
+            || 'thirteen orphans) / seat-rounds dealt (a mean; amae-koromo)'),
+        ('average_starting_shanten_dealer', 40, true, 'the same over the dealer''s seat-rounds (a mean; '
+            || 'amae-koromo)'),
+        ('average_starting_shanten_non_dealer', 41, true, 'the same over the non-dealers'' seat-rounds (a mean; '
+            || 'amae-koromo)')
+),
+final as (
+    select
+        m.name, m.group_value, m.numerator, m.denominator, d.ord,
+        case when d.is_mean then m.sd / sqrt(m.denominator) end as std_error,
+        d.definition
+    from measured as m
+    join definitions as d using (name)
+)
+select name, group_value, coalesce(numerator, 0) as numerator, denominator, coalesce(numerator, 0) / denominator as value,
+       definition, std_error
+from final
+where denominator > 0
+order by group_value nulls first, ord
