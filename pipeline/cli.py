@@ -1,12 +1,12 @@
 """The ``paipu`` command line: thin typer commands over plain functions.
 
 Exit codes: 0 success (also when the reader of the output went away, e.g. ``| head``); 1 a check or the audit
-found violations or disagreements, or ``stats --player`` names no stored player; 2 usage error (bad
-option, missing or empty path, empty query: one line); 3 some input files were quarantined (the rest was
-written); 4 warehouse or SQL error (another writer holds the warehouse included); 5 ``stats`` or ``audit`` found
-games not derived (their rules-layer statistics and checks say so instead of a value); 70 an internal error (a
-bug: reported in one line, never as a traceback); 130 interrupted (Ctrl-C): what was published stays, the next
-run finishes the job.
+found violations or disagreements, or ``stats --player`` (or ``report --player``) names no stored player; 2 usage
+error (bad option, missing or empty path, empty query: one line); 3 some input files were quarantined (the rest was
+written); 4 warehouse or SQL error (another writer holds the warehouse included); 5 ``stats``, ``audit`` or
+``report`` found games not derived (their rules-layer statistics and checks say so instead of a value; the report
+is written all the same); 70 an internal error (a bug: reported in one line, never as a traceback); 130
+interrupted (Ctrl-C): what was published stays, the next run finishes the job.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from pipeline.executors import default_workers, scheduler_problem
 from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
 from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
 from pipeline.schema import ALL_TABLES, schema_text
-from pipeline.statistics import GROUPINGS, all_stats, has_player, parse_by, run_checks, underived_parts
+from pipeline.statistics import GROUPINGS, NOT_DERIVED, all_stats, has_player, parse_by, run_checks, underived_parts
 from pipeline.store.lock import Holder, warehouse_lock
 from pipeline.store.published import reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
@@ -496,10 +496,17 @@ def stats_command(
         typer.Option(
             "--plot",
             parser=_path,
-            metavar="DIR",
-            help="Also write PNG charts of the whole warehouse (not --where's games) into this folder: draw rates "
-            "by room and year (and by --by source, length or mode), fu and han histograms, tenpai at exhaustive "
-            "draws.",
+            metavar="PATH",
+            help="Also write the charts of the whole warehouse (not --where's games): draw rates by room and year "
+            "(and by --by source, length or mode), fu and han histograms, tenpai at exhaustive draws. PATH is a "
+            "folder (PNG files NAME.png in it) or a file name ending in .png, .svg or .pdf (one file per chart: "
+            "STEM_NAME.SUFFIX). Charts of the rules layer are left out of a warehouse not derived.",
+        ),
+    ] = None,
+    dpi: Annotated[
+        int | None,
+        typer.Option(
+            "--dpi", min=10, max=2400, help="Resolution of --plot's PNG charts (default 100).", show_default=False
         ),
     ] = None,
 ) -> None:
@@ -513,6 +520,7 @@ def stats_command(
     if as_json and as_csv:
         _error("--json and --csv cannot be used together")
         raise typer.Exit(EXIT_USAGE)
+    _check_plot_options(plot, dpi)
     if player is not None and keys not in ((), ("player",)):
         _error(f"--player prints one player's rows; it cannot be grouped by {by!r}")
         raise typer.Exit(EXIT_USAGE)
@@ -536,13 +544,40 @@ def stats_command(
     else:
         render_stats(out, stats)
     if plot is not None:
-        from pipeline.plots import plot_groupings, write_plots  # noqa: PLC0415 - matplotlib loads in ~1 s
-
-        groupings = dict.fromkeys(g for key in keys or ("all",) for g in plot_groupings(key))
-        paths = write_plots(con, plot, tuple(groupings))
-        err.print(f"charts: {len(paths)} PNG files written to {plot}", highlight=False)
+        _write_charts(con, plot, keys, dpi, derived)
     if not derived:
         raise typer.Exit(EXIT_NOT_DERIVED)
+
+
+def _check_plot_options(plot: Path | None, dpi: int | None) -> None:
+    """Exit 2 for a --plot PATH of another suffix than .png, .svg or .pdf, or --dpi without --plot."""
+    if plot is None:
+        if dpi is not None:
+            _usage("--dpi sets the resolution of --plot's charts: give --plot too")
+        return
+    from pipeline.plots import plot_format  # noqa: PLC0415 - matplotlib loads in ~1 s
+
+    try:
+        plot_format(plot)
+    except ValueError as exc:
+        _usage(f"--plot: {exc}")
+
+
+def _write_charts(
+    con: duckdb.DuckDBPyConnection, plot: Path, keys: tuple[str, ...], dpi: int | None, derived: bool
+) -> None:
+    """Write ``stats --plot``'s charts; say on stderr what was written and which charts were left out (the rules
+    layer's, of a warehouse not derived: never drawn as zeros)."""
+    from pipeline.plots import DPI, left_out_charts, plot_format, plot_groupings, write_plots  # noqa: PLC0415
+
+    groupings = dict.fromkeys(g for key in keys or ("all",) for g in plot_groupings(key))
+    paths = write_plots(con, plot, tuple(groupings), dpi=dpi or DPI, derived=derived)
+    fmt = (plot_format(plot) or "png").upper()
+    where = f"into {plot}" if plot_format(plot) is None else f"beside {plot} ({plot.stem}_NAME{plot.suffix})"
+    err.print(f"charts: {len(paths)} {fmt} files written {where}", highlight=False)
+    left_out = left_out_charts(derived)
+    if left_out:
+        _error(f"{', '.join(left_out)} not drawn: {NOT_DERIVED}", "charts")
 
 
 @app.command("report")
@@ -556,13 +591,48 @@ def report_command(
         ),
     ],
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    by: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--by",
+            metavar="KEY[,KEY...]",
+            help="A table of every statistic per group of KEY (room, year, source, length, mode; several "
+            "comma-separated group by each combination); repeat for several tables (default: room, then year).",
+            show_default=False,
+        ),
+    ] = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player", help="Add a page of this player's statistics; repeat for several.", show_default=False
+        ),
+    ] = None,
 ) -> None:
-    """Write one self-contained HTML page: the warehouse's counts, every chart and every statistic with its
-    definition and 95% interval."""
-    from pipeline.report import write_report  # noqa: PLC0415 - matplotlib loads in ~1 s
+    """Write one self-contained HTML page: a table of contents, the provenance (paipu version, input files by
+    status, dates, games by source), the invariant checks and the audit, every chart, every statistic with its
+    definition and 95% interval (all games, then by each --by), and a page per --player."""
+    from pipeline.report import report_groupings, write_report  # noqa: PLC0415 - matplotlib loads in ~1 s
 
-    path = write_report(connect(Warehouse(warehouse)), out_file)
+    groupings = _report_groupings(report_groupings, by)
+    store = Warehouse(warehouse)
+    con = connect(store)
+    for name in player or ():
+        if not has_player(con, name):
+            _error(f"no player named {name!r} in the warehouse at {warehouse}")
+            raise typer.Exit(EXIT_NO_PLAYER)
+    derived = _derived(store)  # says on stderr when games are not derived (the report says so too)
+    path = write_report(con, out_file, groupings, warehouse=store, players=player or ())
     out.print(f"report: {path}", highlight=False)
+    if not derived:  # written, its rules-layer parts saying "not derived": exit as stats does
+        raise typer.Exit(EXIT_NOT_DERIVED)
+
+
+def _report_groupings(normalise: Callable[[list[str]], tuple[str, ...]], by: list[str] | None) -> tuple[str, ...]:
+    """The report's --by values, normalised by ``normalise`` (report.report_groupings); exit 2 for a bad one."""
+    try:
+        return normalise(by if by is not None else ["room", "year"])
+    except ValueError as exc:
+        _usage(str(exc))
 
 
 @app.command("schema")

@@ -1,106 +1,71 @@
-"""One self-contained HTML page about a warehouse: its counts, every chart and every statistic.
+"""One self-contained HTML page about a warehouse, for people and papers: a table of contents, the provenance
+(paipu version, input files by status, dates of the games, games by source), the invariant checks and the audit,
+every chart, every statistic over all games and by each grouping asked, and a page per player asked.
 
 The page has no external assets: the charts are embedded as base64 PNG, the style is inline, so the file
-can be mailed or archived as it is. The numbers come from the same mart SQL files as ``paipu stats``.
+can be mailed or archived as it is. The numbers come from the functions the CLI uses (the mart SQL files of
+``paipu stats``, ``paipu check``'s run_checks, ``paipu audit``'s run_audit): see pipeline.report_sections.
 
 A warehouse holding games without their derived tables (ingested with ``--no-derive``, or a derive cut short:
 see pipeline.statistics.underived_parts) gets a banner at the top naming the marts and charts that need the
-rules layer; their statistics say ``not derived: run `paipu derive``` in place of a value and their charts are
-left out, as ``paipu stats`` prints them, never the zeros their empty inputs would give.
+rules layer; their statistics and audit checks say ``not derived: run `paipu derive``` in place of a value and
+their charts are left out, as ``paipu stats`` prints them, never the zeros their empty inputs would give.
 
     from pipeline.report import write_report
-    write_report(con, Path("report.html"))
+    write_report(con, Path("report.html"), by=["room", "year"], players=["ASAPIN"])
 """
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
-from typing import NamedTuple
 
 import duckdb
 
 from pipeline import __version__
-from pipeline.db import load_sql, sql_names
 from pipeline.errors import PaipuError
-from pipeline.plots import PLOT_GROUPINGS, figures, png_bytes
-from pipeline.statistics import (
-    DERIVED_MARTS,
-    NOT_DERIVED,
-    NOT_PROPORTIONS,
-    Stat,
-    mart_stats,
-    not_derived_stats,
-    underived_parts,
+from pipeline.plots import CHART_MARTS, PLOT_GROUPINGS, UNCHARTED_GROUPINGS
+from pipeline.report_data import DerivedState, derived_state, provenance
+from pipeline.report_html import STYLE, format_interval, format_value
+from pipeline.report_sections import (
+    Section,
+    audit_section,
+    charts_section,
+    checks_section,
+    grouping_section,
+    player_sections,
+    provenance_section,
+    stats_section,
 )
+from pipeline.statistics import DERIVED_MARTS, NOT_DERIVED, parse_by
 from pipeline.store.warehouse import Warehouse
 
-STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 1100px;
-       color: #222; line-height: 1.4; padding: 0 1rem; }
-h1 { margin-bottom: 0.2rem; }
-.meta { color: #666; margin-top: 0; }
-table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.name { font-family: ui-monospace, Menlo, Consolas, monospace; white-space: nowrap; }
-td.definition { color: #444; }
-figure { margin: 1rem 0 2rem; }
-figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { color: #666; font-size: 0.85rem; }
-.mart-header { color: #555; font-size: 0.9rem; margin: 0; }
-.not-derived { background: #fff4e5; border: 1px solid #f0b45a; padding: 0.6rem 1rem; border-radius: 4px; }
-td.not-derived-value { color: #a05a00; font-style: italic; white-space: nowrap; }
-"""
-
-CHART_MARTS = {"fu_histogram": "score_distributions", "han_histogram": "score_distributions",
-               "tenpai_at_draw": "tenpai_at_draw"}  # fmt: skip
-"""Charts (pipeline.plots.figures) drawn from a mart of DERIVED_MARTS: chart name -> mart."""
+__all__ = [
+    "CHART_MARTS",
+    "DerivedState",
+    "derived_state",
+    "format_interval",
+    "format_value",
+    "render_report",
+    "report_groupings",
+    "write_report",
+]
 
 
-class DerivedState(NamedTuple):
-    """How much of a warehouse is derived: games parts without derived tables, of all games parts."""
-
-    missing: int
-    total: int
-
-    @property
-    def is_derived(self) -> bool:
-        """Whether every games part has its derived tables (an empty warehouse counts as derived)."""
-        return self.missing == 0
-
-
-def derived_state(con: duckdb.DuckDBPyConnection, warehouse: Warehouse | None = None) -> DerivedState:
-    """Return how much of the warehouse is derived: from ``warehouse`` when given (statistics.underived_parts),
-    else from the part files ``con`` reads (pipeline.db.connect: a games part is derived when a hand_states part
-    of the same partition and name exists, the rule of underived_parts). A connection over tables held in
-    memory (no part files) counts as one part, underived when it has games and no hand states."""
-    if warehouse is not None:
-        return DerivedState(len(underived_parts(warehouse)), len(warehouse.table_files("games")))
-    games, hands = _part_files(con, "games"), _part_files(con, "hand_states")
-    if games is None:
-        has_games = con.execute("select count(*) > 0 from games").fetchone()[0]
-        has_hands = con.execute("select count(*) > 0 from hand_states").fetchone()[0]
-        return DerivedState(int(has_games and not has_hands), int(has_games))
-    derived = set(hands or ())
-    return DerivedState(sum(part not in derived for part in games), len(games))
-
-
-def _part_files(con: duckdb.DuckDBPyConnection, table: str) -> list[Path] | None:
-    """The part files the connection's view of ``table`` reads, each relative to the table's folder; None when
-    the connection reads no part file of it."""
-    files = con.execute(f"select getvariable('{table}_files')").fetchone()[0]
-    if not files:
-        return None
-    out = []
-    for file in map(Path, files):
-        folder = next(p for p in file.parents if p.name == table)  # the deepest: partitions are key=value
-        out.append(file.relative_to(folder))
-    return out
+def report_groupings(by: Sequence[str]) -> tuple[str, ...]:
+    """The groupings of a report's tables: each a ``--by`` value (one key of statistics.GROUPINGS, or several
+    comma-separated), normalised ('year, room' -> 'year,room'), repeats and 'all' (always there) dropped.
+    Raises ValueError for a bad value or for 'player' (a row per name: ask for players one by one)."""
+    out: dict[str, None] = {}
+    for value in by:
+        keys = parse_by(value)
+        if "player" in keys:
+            raise ValueError("the report is not grouped by player (a table per name): name players with --player")
+        if keys:
+            out[",".join(keys)] = None
+    return tuple(out)
 
 
 def write_report(
@@ -108,15 +73,13 @@ def write_report(
     out: Path,
     by: Sequence[str] = PLOT_GROUPINGS,
     warehouse: Warehouse | None = None,
+    players: Sequence[str] = (),
 ) -> Path:
-    """Write the HTML report of the warehouse behind ``con`` to ``out`` (its folder is created): the counts
-    (files by status, games and rounds by source), every chart (draw rates per grouping in ``by``), every
-    mart's statistics with definitions and 95% intervals (all games; round outcomes also per grouping).
-    What is derived is read from ``warehouse`` when given, else from ``con`` (derived_state); the marts of
-    DERIVED_MARTS say NOT_DERIVED when some games are not. Return ``out``; raise PaipuError when it cannot be
-    written."""
+    """Write the HTML report of the warehouse behind ``con`` to ``out`` (its folder is created): see
+    render_report. Return ``out``; raise PaipuError when it cannot be written, ValueError for a bad grouping,
+    KeyError for a player no seat has."""
     out = Path(out)
-    page = render_report(con, by, warehouse)
+    page = render_report(con, by, warehouse, players)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(page, encoding="utf-8")
@@ -126,17 +89,35 @@ def write_report(
 
 
 def render_report(
-    con: duckdb.DuckDBPyConnection, by: Sequence[str] = PLOT_GROUPINGS, warehouse: Warehouse | None = None
+    con: duckdb.DuckDBPyConnection,
+    by: Sequence[str] = PLOT_GROUPINGS,
+    warehouse: Warehouse | None = None,
+    players: Sequence[str] = (),
 ) -> str:
-    """Return the report's HTML text (see write_report)."""
-    generated = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """Return the report's HTML text: the table of contents; the provenance; the invariant checks and the audit;
+    every chart (draw rates per single grouping of ``by``); every mart's statistics over all games, then by each
+    grouping of ``by`` (report_groupings); a section per name of ``players``. What is derived is read from
+    ``warehouse`` when given, else from ``con`` (derived_state); the marts of DERIVED_MARTS and the audit say
+    NOT_DERIVED when some games are not."""
+    groupings = report_groupings(by)
     state = derived_state(con, warehouse)
+    prov = provenance(con)
+    charted = [g for g in groupings if "," not in g and g not in UNCHARTED_GROUPINGS]
     sections = [
-        *([] if state.is_derived else [_not_derived_banner(state)]),
-        _counts_section(con),
-        _charts_section(con, by, state.is_derived),
-        _stats_section(con, by, state.is_derived),
+        provenance_section(con, prov, str(warehouse.root) if warehouse else None),
+        checks_section(con),
+        audit_section(con, state.is_derived),
+        charts_section(con, charted, state.is_derived),
+        stats_section(con, state.is_derived),
+        *(grouping_section(con, g, state.is_derived) for g in groupings),
+        *player_sections(con, players, state.is_derived),
     ]
+    banner = [] if state.is_derived else [_not_derived_banner(state)]
+    return _page([*banner, _contents(sections), *(s.html() for s in sections)])
+
+
+def _page(body: Sequence[str]) -> str:
+    generated = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return "\n".join(
         [
             "<!DOCTYPE html>",
@@ -146,13 +127,21 @@ def render_report(
             "<body>",
             "<h1>paipu warehouse report</h1>",
             f'<p class="meta">paipu {escape(__version__)} · generated {generated}</p>',
-            *sections,
+            *body,
             "</body></html>",
         ]
     )
 
 
-# --- sections --------------------------------------------------------------------------------------
+def _contents(sections: Sequence[Section]) -> str:
+    """The table of contents: a link per section, and per subsection below it."""
+    items = []
+    for s in sections:
+        sub = "".join(f'<li><a href="#{escape(a)}">{escape(t)}</a></li>' for a, t in s.children)
+        items.append(f'<li><a href="#{escape(s.anchor)}">{escape(s.title)}</a>{f"<ol>{sub}</ol>" if sub else ""}</li>')
+    return f'<nav id="toc" class="toc"><h2>Contents</h2><ol>{"".join(items)}</ol></nav>'
+
+
 def _not_derived_banner(state: DerivedState) -> str:
     marts = ", ".join(DERIVED_MARTS)
     charts = ", ".join(CHART_MARTS)
@@ -160,125 +149,7 @@ def _not_derived_banner(state: DerivedState) -> str:
         '<div class="not-derived" id="not-derived"><strong>Not derived.</strong> '
         f"{state.missing:,} of {state.total:,} games parts have no derived tables (ingested with "
         "<code>--no-derive</code>, or a derive cut short). The statistics of the rules layer (marts "
-        f"{escape(marts)}) say <em>{escape(NOT_DERIVED)}</em> instead of a value, and the charts drawn from them "
-        f"({escape(charts)}) are left out. The statistics of the facts (the other marts) are complete. Run "
-        "<code>paipu derive</code> and write the report again.</div>"
+        f"{escape(marts)}) and the audit say <em>{escape(NOT_DERIVED)}</em> instead of a value, and the charts "
+        f"drawn from them ({escape(charts)}) are left out. The statistics of the facts (the other marts) and the "
+        "invariant checks are complete. Run <code>paipu derive</code> and write the report again.</div>"
     )
-
-
-def _counts_section(con: duckdb.DuckDBPyConnection) -> str:
-    files = con.execute("select status, count(*) from manifest group by status order by count(*) desc").fetchall()
-    sources = con.execute(
-        "select g.source, count(distinct g.game_id), count(r.round_idx) "
-        "from games as g left join rounds as r using (game_id) group by g.source order by g.source"
-    ).fetchall()
-    n_games = sum(row[1] for row in sources)
-    n_rounds = sum(row[2] for row in sources)
-    return "\n".join(
-        [
-            "<h2>The warehouse</h2>",
-            f"<p>{n_games:,} games, {n_rounds:,} rounds, {sum(n for _, n in files):,} files read.</p>",
-            "<h3>Files by status</h3>",
-            _table(["status", "files"], [[(status, ""), (f"{n:,}", "num")] for status, n in files]),
-            "<h3>Games and rounds by source</h3>",
-            _table(
-                ["source", "games", "rounds"],
-                [[(source, ""), (f"{g:,}", "num"), (f"{r:,}", "num")] for source, g, r in sources],
-            ),
-        ]
-    )
-
-
-def _charts_section(con: duckdb.DuckDBPyConnection, by: Sequence[str], derived: bool) -> str:
-    parts = ["<h2>Charts</h2>"]
-    for name, figure in figures(con, by).items():
-        if not derived and name in CHART_MARTS:
-            parts.append(
-                f'<figure id="chart-{escape(name)}" class="not-derived"><figcaption>{escape(name)}.png '
-                f"({escape(CHART_MARTS[name])}): {escape(NOT_DERIVED)}</figcaption></figure>"
-            )
-            continue
-        data = base64.b64encode(png_bytes(figure)).decode("ascii")
-        title = figure.axes[0].get_title()
-        parts.append(
-            f'<figure id="chart-{escape(name)}"><img alt="{escape(title)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{escape(name)}.png: {escape(title)}</figcaption></figure>"
-        )
-    return "\n".join(parts)
-
-
-def _stats_section(con: duckdb.DuckDBPyConnection, by: Sequence[str], derived: bool) -> str:
-    parts = [
-        "<h2>Statistics</h2>",
-        "<p>Each statistic is one mart SQL file (<code>pipeline/sql/marts/</code>), the same that "
-        "<code>paipu stats</code> runs; the 95% interval is the Wilson score interval of a proportion "
-        "(none for ratios that are not proportions).</p>",
-    ]
-    for mart in sql_names("marts"):
-        parts.append(f'<h3 id="mart-{escape(mart)}">{escape(mart)}</h3>')
-        parts.append(f'<p class="mart-header">{escape(_mart_summary(mart))}</p>')
-        underived = not derived and mart in DERIVED_MARTS
-        parts.append(_stats_table(not_derived_stats(mart) if underived else mart_stats(con, mart)))
-    for grouping in by:
-        parts.append(f"<h3>round_outcomes by {escape(grouping)}</h3>")
-        parts.append(_stats_table(mart_stats(con, "round_outcomes", grouping), grouping))
-    return "\n".join(parts)
-
-
-# --- helpers ---------------------------------------------------------------------------------------
-def _stats_table(stats: list[Stat], grouping: str | None = None) -> str:
-    header = ["statistic", "value", "95% interval", "numerator / denominator", "definition"]
-    rows = []
-    for s in stats:
-        counts = "" if s.numerator is None or s.denominator is None else f"{s.numerator:,} / {s.denominator:,}"
-        row = [
-            (s.name, "name"),
-            (format_value(s), "not-derived-value" if s.note == NOT_DERIVED else "num"),
-            (format_interval(s), "num"),
-            (counts, "num"),
-            (s.definition, "definition"),
-        ]
-        if grouping is not None:
-            row.insert(0, (str((s.group or {}).get(grouping, "")), ""))
-        rows.append(row)
-    return _table(([grouping] if grouping else []) + header, rows)
-
-
-def format_value(stat: Stat) -> str:
-    """A statistic's value as people read it: per 100 rounds for the ``*_per_round`` ratios, a plain number for
-    the other ratios that are not proportions (rounds per game), a percentage for proportions; the note (e.g.
-    NOT_DERIVED) of a statistic that has one instead of a value."""
-    if stat.note is not None:
-        return stat.note
-    if stat.value is None:
-        return "n/a"
-    if stat.name.endswith("_per_round"):
-        return f"{100 * stat.value:.2f} per 100 rounds"
-    if stat.name in NOT_PROPORTIONS:
-        return f"{stat.value:,.2f}"
-    return f"{100 * stat.value:.2f}%"
-
-
-def format_interval(stat: Stat) -> str:
-    """The 95% Wilson interval in percent, or an empty string when there is none."""
-    if stat.ci_low is None or stat.ci_high is None or stat.name in NOT_PROPORTIONS:
-        return ""
-    return f"{100 * stat.ci_low:.2f}-{100 * stat.ci_high:.2f}%"
-
-
-def _mart_summary(mart: str) -> str:
-    """The first line of the mart's SQL header, without the leading ``-- name:``."""
-    first = load_sql("marts", mart).splitlines()[0]
-    return first.removeprefix("--").strip().removeprefix(f"{mart}:").strip()
-
-
-def _table(header: list[str], rows: list[list[tuple[str, str]]]) -> str:
-    """An HTML table; each cell is (text, css class)."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    body = "\n".join(
-        "<tr>"
-        + "".join(f'<td class="{cls}">{escape(text)}</td>' if cls else f"<td>{escape(text)}</td>" for text, cls in row)
-        + "</tr>"
-        for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
