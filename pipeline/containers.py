@@ -110,6 +110,12 @@ class SkippedError(ContainerError):
     reason = "not_read"
 
 
+class OverLimitError(ContainerError):
+    """An entry over a bound of pipeline.limits (its size, a database's rows or query time): not read past it."""
+
+    reason = "too_large"
+
+
 class PendingError(ContainerError):
     """A database row whose log is not there yet (not downloaded): read again by the next run."""
 
@@ -121,7 +127,7 @@ class PendingError(ContainerError):
 class Entry:
     """One thing to read: a plain file (``name`` is its path) or a container's member
     (``name`` is '<container path>!/<member name>'). ``size`` is the member's size as stored
-    (uncompressed size in an archive, the stored blob's length in a database)."""
+    (uncompressed size in an archive, the stored blob's length in a database, 0 for a log stored as text)."""
 
     name: str
     size: int
@@ -284,19 +290,45 @@ def _file_size(path: Path | str) -> int:
 
 # --- member names -----------------------------------------------------------------------------------------------
 def _member_name(raw: str) -> str | None:
-    """A member's name with empty and '.' parts dropped (so ``str(Path(entry.name)) == entry.name``), or None
-    for a hidden member or one without a name ('..' parts are kept: see _Container.entries)."""
-    parts = [part for part in raw.split("/") if part not in ("", ".")]
+    """A member's name with empty and '.' parts dropped (so ``str(Path(entry.name)) == entry.name``) and bytes
+    that are not UTF-8 written as \\xNN (see _text), or None for a hidden member or one without a name ('..'
+    parts are kept: see _Container.entries)."""
+    parts = [part for part in _text(raw).split("/") if part not in ("", ".")]
     if not parts or any((part.startswith(".") and part != "..") or part in HIDDEN_PARTS for part in parts):
         return None
     return "/".join(parts)
 
 
+def _text(raw: str) -> str:
+    """A name as one line of text that can be written (UTF-8): control characters (a line break...) written
+    as \\xNN, and so are the bytes tarfile kept as surrogate escapes (a name that is not UTF-8); any other lone
+    surrogate as \\uXXXX."""
+    try:
+        raw.encode()
+    except UnicodeEncodeError:
+        try:
+            raw = raw.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            raw = raw.encode("utf-8", "backslashreplace").decode()
+    return _CONTROL.sub(lambda found: f"\\x{ord(found[0]):02x}", raw)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _unique(name: str, seen: dict[str, int]) -> str:
-    """The name, or 'name;N' for its N-th occurrence in one container (archives may repeat a name)."""
-    count = seen.get(name, 0) + 1
+    """The name, or 'name;N' for its N-th occurrence in one container (archives may repeat a name), N the
+    first that leaves it distinct from every name given before (a member may be named 'name;2' itself).
+    ``seen``: name -> the last N given for it, of every name given so far."""
+    if name not in seen:
+        seen[name] = 1
+        return name
+    count = seen[name] + 1
+    while f"{name};{count}" in seen:
+        count += 1
     seen[name] = count
-    return name if count == 1 else f"{name};{count}"
+    seen[f"{name};{count}"] = 1
+    return f"{name};{count}"
 
 
 # --- readers ----------------------------------------------------------------------------------------------------
@@ -313,7 +345,7 @@ class _PlainFile:
                     raise too_large("holds", limits.max_bytes)
                 return read_stream(stream, limits.max_bytes)
             except TooLargeError as exc:
-                raise ContainerError(f"{name}: {exc}") from None
+                raise OverLimitError(f"{name}: {exc}") from None
 
 
 class _NotRead:
@@ -367,7 +399,8 @@ class _Container:
                 else:
                     yield Entry(name, size, self, key, None, self.limits)
         except Exception as exc:  # noqa: BLE001 - whatever the listing raises ends this container only
-            yield Entry(str(self.path), 0, _NOT_READ, (ContainerError, self._listing_error(exc, last)))
+            error = type(exc) if isinstance(exc, ContainerError) else ContainerError  # its status and reason
+            yield Entry(str(self.path), 0, _NOT_READ, (error, self._listing_error(exc, last)))
 
     def _listing_error(self, exc: BaseException, last: str | None) -> str:
         if last is None:
@@ -384,7 +417,7 @@ class _Container:
         try:
             return self.read_member(key, limits)
         except (ContainerError, TooLargeError) as exc:
-            error = type(exc) if isinstance(exc, ContainerError) else ContainerError
+            error = type(exc) if isinstance(exc, ContainerError) else OverLimitError
             raise error(f"{self.path}: member {member!r} of the {self.kind}: {exc}") from None
         except _ERRORS as exc:
             raise ContainerError(f"{self.path}: member {member!r} of the {self.kind} is damaged ({_why(exc)})") from exc
@@ -431,7 +464,7 @@ class _Tar(_Container):
     def members(self) -> Iterator[tuple[str, int, Any]]:
         """The regular members, header by header; a compressed tar is not listed past a member over the limit
         (its next header lies behind that member's data, decompressed whole to get there)."""
-        with tarfile.open(self.path, "r:*") as archive:
+        with tarfile.open(self.path, "r:*", tarinfo=_ListedTarInfo) as archive:
             compressed = isinstance(archive.fileobj, _COMPRESSED_FILES)
             while (info := archive.next()) is not None:
                 archive.members.clear()  # keep no list of every header: the entries hold what reading needs
@@ -439,7 +472,7 @@ class _Tar(_Container):
                     yield info.name, info.size, (info.offset_data, info.size, info.sparse)
                     if compressed and info.size > self.limits.max_bytes:
                         over = too_large("holds", self.limits.max_bytes)
-                        raise ContainerError(f"member {info.name!r} {over}: listing past it would decompress it")
+                        raise OverLimitError(f"member {info.name!r} {over}: listing past it would decompress it")
 
     def read_member(self, key: tuple[int, int, Any], limits: Limits) -> bytes:
         """The member at its data offset, read in chunks up to the limit."""
@@ -452,6 +485,22 @@ class _Tar(_Container):
         assert member is not None  # a regular member always has a file object
         with member:
             return read_stream(member, limits.max_bytes)
+
+
+class _ListedTarInfo(tarfile.TarInfo):
+    """The headers of a tar being listed: a damaged or cut header past the first raises ContainerError, where
+    tarfile would end the archive there without a word (losing the members after it)."""
+
+    @classmethod
+    def fromtarfile(cls, archive: tarfile.TarFile) -> tarfile.TarInfo:
+        """The next header of the archive (see tarfile.TarInfo.fromtarfile)."""
+        at = archive.fileobj.tell()  # type: ignore[union-attr]
+        try:
+            return super().fromtarfile(archive)
+        except (tarfile.InvalidHeaderError, tarfile.TruncatedHeaderError) as exc:
+            if at == 0:  # not a tar (tarfile.open tries every compression): tarfile says so
+                raise
+            raise ContainerError(f"a damaged header at byte {at:,} ({exc})") from None
 
 
 _COMPRESSED_FILES = (gzip.GzipFile, bz2.BZ2File, lzma.LZMAFile)
@@ -485,29 +534,36 @@ class _Sqlite(_Container):
         return self._layout
 
     def members(self) -> Iterator[tuple[str, int, Any]]:
-        """Every row in id order (key: id, id's type, log's type), at most ``max_rows`` of them, the query
-        interrupted after ``max_seconds``."""
+        """Every row in id order (key: id, id's type, log's type, its place among the rows of that id: a table
+        without a unique id may repeat one), at most ``max_rows`` of them, the query interrupted after
+        ``max_seconds``."""
         id_column, content = self.layout()
-        sql = (f"SELECT {id_column}, typeof({id_column}), typeof({content}), length({content}) FROM logs "
+        # the size of a blob only: SQLite gets it without reading the value, a text's length reads it whole (and
+        # one over the length bound would end the listing of every row)
+        sql = (f"SELECT {id_column}, typeof({id_column}), typeof({content}), "
+               f"CASE typeof({content}) WHEN 'blob' THEN length({content}) END FROM logs "
                f"ORDER BY {id_column} LIMIT ?")  # fmt: skip
         max_rows = self.limits.max_rows
         with closing(_connect(self.path)) as db, _bounded(db, self.limits):
+            previous, repeat = None, 0
             for n, (log_id, id_type, content_type, size) in enumerate(db.execute(sql, (max_rows + 1,))):
                 if n == max_rows:
-                    raise ContainerError(f"its logs table has more than {max_rows:,} rows, the limit of one database")
-                yield f"logs/{_row_id(log_id, id_type)}", size or 0, (log_id, id_type, content_type)
+                    raise OverLimitError(f"its logs table has more than {max_rows:,} rows, the limit of one database")
+                repeat = repeat + 1 if (log_id, id_type) == previous else 0
+                previous = (log_id, id_type)
+                yield f"logs/{_row_id(log_id, id_type)}", size or 0, (log_id, id_type, content_type, repeat)
 
-    def read_member(self, key: tuple[Any, str, str], limits: Limits) -> bytes:
+    def read_member(self, key: tuple[Any, str, str, int], limits: Limits) -> bytes:
         """The row's log, decompressed within the limit."""
         id_column, content = self.layout()
-        log_id, id_type, content_type = key
+        log_id, id_type, content_type, repeat = key
         if id_type not in _ID_TYPES:
             raise ContainerError(f"its {id_column} is {id_type.upper()}, not a log id: not read")
         _check_content_type(content, content_type)
         db = _HANDLES.get(self.path, _connect)
         with _bounded(db, limits):
-            sql = f"SELECT {content}, typeof({content}) FROM logs WHERE {id_column} = ?"
-            row = db.execute(sql, (log_id,)).fetchone()
+            sql = f"SELECT {content}, typeof({content}) FROM logs WHERE {id_column} = ? LIMIT 1 OFFSET ?"
+            row = db.execute(sql, (log_id, repeat)).fetchone()
         if row is None:
             raise ContainerError("the row is gone since the database was listed")
         _check_content_type(content, row[1])
@@ -558,11 +614,11 @@ def _bounded(db: sqlite3.Connection, limits: Limits) -> Iterator[None]:
     except sqlite3.OperationalError:
         if time.monotonic() <= deadline:
             raise
-        raise ContainerError(f"a query of its logs table ran over {limits.max_seconds:g} s: interrupted") from None
+        raise OverLimitError(f"a query of its logs table ran over {limits.max_seconds:g} s: interrupted") from None
     except sqlite3.DataError as exc:
         if exc.sqlite_errorname != "SQLITE_TOOBIG":
             raise
-        raise ContainerError(f"its log {too_large('holds', limits.max_bytes)}") from None
+        raise OverLimitError(f"its log {too_large('holds', limits.max_bytes)}") from None
     finally:
         db.set_progress_handler(None, 0)
 
