@@ -1,4 +1,4 @@
-"""Containers read in place (pipeline.containers): zip, tar, compressed tar, gzip single files and the SQLite
+"""Containers read in place (pipeline.ingest.containers): zip, tar, compressed tar, gzip single files and the SQLite
 databases of the phoenix-logs and houou-logs downloaders; every member listed with its name and bytes, damaged
 members and archives reported as OSError naming the container and the member, never aborting the others.
 
@@ -24,9 +24,8 @@ from pathlib import Path
 import pytest
 
 import pipeline.ingest as ingest_module
-from pipeline import containers
-from pipeline.containers import SEPARATOR, Entry, entries, is_container
-from pipeline.ingest import FileResult, read_file
+from pipeline.ingest import FileResult, containers, reading
+from pipeline.ingest.containers import SEPARATOR, Entry, entries, is_container
 from pipeline.sources import tenhou_xml
 from pipeline.sources.tenhou_xml.parser import log_id_from_path
 from pipeline.store.warehouse import Warehouse
@@ -365,12 +364,11 @@ def build_inputs(folder: Path, xml: dict[str, bytes]) -> dict[str, str]:
 
 
 def read_entry(entry: Entry) -> FileResult:
-    """What the ingest does with one entry: read it (a read failure quarantines it), then parse it."""
-    try:
-        data = entry.read()
-    except OSError as exc:
-        return FileResult(entry.name, 0, "", None, "quarantined", f"{entry.name}: cannot read ({exc})")
-    return read_file(Path(entry.name), data)
+    """What the ingest does with one entry read for the first time: read it (a read failure quarantines it),
+    then parse it."""
+    result = reading.read_entry(entry, {})
+    assert result is not None  # nothing is known: every entry is read
+    return result
 
 
 def test_read_file_over_the_entries_of_every_container(tmp_path: Path, xml: dict[str, bytes]) -> None:

@@ -11,10 +11,11 @@ import pyarrow as pa
 import pytest
 
 from pipeline import __version__
-from pipeline.containers import SEPARATOR, Entry, SkippedError
-from pipeline.ingest import _batches
-from pipeline.known_files import KnownFiles
-from pipeline.reading import KnownFile, discover_files, discover_paths
+from pipeline.ingest.containers import SEPARATOR, Entry, SkippedError
+from pipeline.ingest.discovery import discover_files, discover_paths
+from pipeline.ingest.known_files import KnownFiles
+from pipeline.ingest.reading import KnownFile
+from pipeline.ingest.run import _batches
 
 
 def write(path: Path, data: bytes) -> Path:

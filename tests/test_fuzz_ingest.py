@@ -35,7 +35,7 @@ from pipeline.db import connect
 from pipeline.derive.run import DeriveReport, derive
 from pipeline.errors import NotALogError, ParseError
 from pipeline.ingest import STATUSES, FileResult, IngestReport, ingest, read_file
-from pipeline.reading import REASONS
+from pipeline.ingest.status import REASONS
 from pipeline.schema import DERIVED_TABLES, TABLES
 from pipeline.store.warehouse import Warehouse
 

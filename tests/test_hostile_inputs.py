@@ -32,13 +32,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import pipeline.reading as reading
-from pipeline import containers
+import pipeline.ingest.reading as reading
 from pipeline.cli import app
-from pipeline.containers import SEPARATOR, entries
-from pipeline.ingest import IngestReport, ingest
+from pipeline.ingest import IngestReport, containers, ingest
+from pipeline.ingest.containers import SEPARATOR, entries
+from pipeline.ingest.reading import FileResult, read_entry, read_file
 from pipeline.limits import Limits, MiB, gunzip
-from pipeline.reading import FileResult, read_entry, read_file
 from pipeline.sources import tenhou_xml
 from pipeline.store.warehouse import Warehouse
 

@@ -1,5 +1,5 @@
 """One copy of every game: a game is known by its content (pipeline.identity), whatever its format or layout,
-and one best-copy rule (pipeline.dedup.beats) decides which copy is stored, whatever the order of the files.
+and one best-copy rule (pipeline.ingest.dedup.beats) decides which copy is stored, whatever the order of the files.
 
 On the real logs of ../shared/logs: every XML game's fingerprint is its content's, no game is stored twice (17
 were before: pantheon's anonymised XML files and their tenhou.net/6 JSON, two re-indented copies of one game),

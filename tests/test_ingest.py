@@ -18,11 +18,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import containers
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
-from pipeline.ingest import STATUSES, IngestReport, content_hash, ingest
+from pipeline.ingest import STATUSES, IngestReport, containers, content_hash, ingest
 from pipeline.schema import DERIVED_TABLES, TABLES
 from pipeline.statistics import run_checks
 from pipeline.store.lock import LOCK_FILE
@@ -200,7 +199,7 @@ def test_reingesting_the_same_folder_changes_nothing(shared_logs: Path, tmp_path
 
 def _opened_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every input file the ingest opens (the container sniff and the plain read both go through
-    pipeline.containers' ``open``); returns the list it appends to."""
+    pipeline.ingest.containers' ``open``); returns the list it appends to."""
     opened: list[str] = []
 
     def recording_open(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
@@ -633,7 +632,7 @@ def test_a_game_whose_values_do_not_fit_is_quarantined_and_the_rest_stored(
 ) -> None:
     """The store's safety net: a parser letting a value through that its column cannot hold (here an honba of
     a billion) costs that file, named with the game and table, not the batch."""
-    import pipeline.reading as reading  # noqa: PLC0415
+    import pipeline.ingest.reading as reading  # noqa: PLC0415
 
     inputs = tmp_path / "in"
     put(inputs, Path(PLAIN).name, real(shared_logs, PLAIN))

@@ -1,4 +1,4 @@
-"""The manifest's files by path (pipeline.known_files): every lookup as a dict of the same rows would answer it,
+"""The manifest's files by path (pipeline.ingest.known_files): every lookup as a dict of the same rows would answer it,
 hash collisions included."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import random
 import pyarrow as pa
 import pytest
 
-from pipeline import known_files
-from pipeline.known_files import KnownFiles
-from pipeline.reading import KnownFile
+from pipeline.ingest import known_files
+from pipeline.ingest.known_files import KnownFiles
+from pipeline.ingest.reading import KnownFile
 
 
 def manifest(n: int, seed: int = 1) -> pa.Table:

@@ -157,7 +157,7 @@ MANIFEST = [
     col("format", STR, "Detected format, null when none", True),
     col("status", STR, "ok, duplicate (game already stored), conflict (disagrees with the copy stored), quarantined "
         "(unreadable or failing a check), not_a_log, skipped (not read: FIFO, link...), pending (not downloaded)"),
-    col("reason", STR, "Why the file has its status, as a code (pipeline.reading.REASONS; null when ok): e.g. "
+    col("reason", STR, "Why the file has its status, as a code (pipeline.ingest.status.REASONS; null when ok): e.g. "
         "copy_of_stored, round_disagrees, malformed, invariant_check, not_read", True),
     col("error", STR, "Why the file was quarantined or is a duplicate, naming game/round/tag", True),
     col("n_games", I32, "Games read from the file"),

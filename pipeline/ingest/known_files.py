@@ -1,7 +1,7 @@
 """What the manifest says of the files read before, by path, as an ingest run asks it, in ~150 bytes a file.
 
 A rerun over an archive asks, for every file it finds, whether the manifest holds it and with what size,
-modification time, content hash and paipu version (pipeline.reading.unchanged_on_disk, read_entry). A dict of
+modification time, content hash and paipu version (pipeline.ingest.reading.unchanged_on_disk, read_entry). A dict of
 Python objects per file costs ~0.9 KB a file, most of a gigabyte at a million files. This index keeps the
 manifest's columns as Arrow arrays ordered by a 64-bit hash of the path (Python's ``hash``: stable within the
 process that builds and asks it) beside the sorted hashes as numpy; a lookup searches the hash and compares
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 import pyarrow as pa
 
-from pipeline.reading import KnownFile
+from pipeline.ingest.reading import KnownFile
 from pipeline.schema import arrow_schema
 
 COLUMNS = ("path", "content_hash", "paipu_version", "size", "mtime_ns", "format")

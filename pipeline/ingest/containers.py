@@ -13,7 +13,7 @@ only when it holds a ``logs`` table of a known layout; other files (and empty ar
 the ingest then reports as not a log.
 
 Every failure becomes an entry, never an exception out of the listing: a member that cannot be read raises
-ContainerError (an OSError naming the container and the member, with the manifest ``status`` it gives) from
+ContainerError (an OSError naming the container and the member, with the manifest ``reason`` it gives) from
 ``read()``; a container that cannot be listed (or stops being listable part way) yields, after the members
 listed so far, one entry named by the container's own path whose ``read()`` raises ContainerError saying why.
 Directories, links, empty members and hidden members (a path part starting with '.', or '__MACOSX') are
@@ -90,11 +90,9 @@ unsupported zip compression)."""
 
 class ContainerError(OSError):
     """An entry (a container, one of its members, or a file) cannot be read; the message names the container
-    and the member. ``status``: the manifest status the entry gets."""
+    and the member, ``reason`` is the manifest reason code it gives (pipeline.ingest.status.REASONS)."""
 
-    status = "quarantined"
     reason = "unreadable"
-    """The manifest reason code (pipeline.reading.REASONS)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(errno.EIO, message)
@@ -106,7 +104,6 @@ class ContainerError(OSError):
 class SkippedError(ContainerError):
     """An input that is not read by design (a FIFO, a dangling link, a link out of the inputs...)."""
 
-    status = "skipped"
     reason = "not_read"
 
 
@@ -119,7 +116,6 @@ class OverLimitError(ContainerError):
 class PendingError(ContainerError):
     """A database row whose log is not there yet (not downloaded): read again by the next run."""
 
-    status = "pending"
     reason = "not_downloaded"
 
 
@@ -411,7 +407,7 @@ class _Container:
         )
 
     def read(self, key: Any, name: str, limits: Limits) -> bytes:
-        """Read one member within ``limits``; any failure becomes a ContainerError (or a subclass: its status)
+        """Read one member within ``limits``; any failure becomes a ContainerError (or a subclass: its reason)
         naming the container and the member."""
         member = name[len(str(self.path)) + len(SEPARATOR) :]
         try:

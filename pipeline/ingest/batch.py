@@ -5,7 +5,7 @@ so the same function runs inline, in a local process pool or on a Dask cluster. 
 published warehouse: it reads its files, stages the most complete copy of each game it read (every fact
 table, one part per source and year) and, when asked, the derived tables of those parts, all in its own
 transaction folder. The ingest's main process then deduplicates against the whole warehouse and commits
-(pipeline.ingest), so the result does not depend on how many workers ran or where.
+(pipeline.ingest.commit), so the result does not depend on how many workers ran or where.
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline import containers
-from pipeline.containers import Entry
-from pipeline.dedup import GameCopy, best_copies, id_layers
 from pipeline.derive.inputs import PartTables
 from pipeline.derive.run import derive_staged
 from pipeline.errors import SchemaError
+from pipeline.ingest import containers
+from pipeline.ingest.containers import Entry
+from pipeline.ingest.dedup import GameCopy, best_copies, id_layers
+from pipeline.ingest.reading import FileResult, KnownFile, read_entry
 from pipeline.invariants import failing_games
-from pipeline.reading import FileResult, KnownFile, read_entry
 from pipeline.schema import TABLES, to_arrow
-from pipeline.sources.base import concat_buffers
+from pipeline.sources.base import ParsedGame, concat_buffers
 from pipeline.store.transaction import Transaction
 from pipeline.store.warehouse import StoredGame, Warehouse
 
@@ -128,18 +128,20 @@ def _quarantine_unstorable(results: list[FileResult]) -> None:
     """Quarantine the files holding a game whose rows cannot be converted to the declared tables (the
     parsers check what they read; this catches what they missed), naming the file, game and table."""
     for result in results:
-        for game in result.games:
-            for table in TABLES:
-                try:
-                    to_arrow(table, concat_buffers([game], table))
-                except STORE_ERRORS as exc:
-                    result.status, result.reason = "quarantined", "unstorable"
-                    why = str(exc).replace("\n", " ")[:300]
-                    result.error = f"{result.path}: game {game.game_id}: cannot be stored in table {table} ({why})"
-                    break
-            if result.status == "quarantined":
-                result.games = []
-                break
+        problem = next((p for game in result.games if (p := _unstorable(game)) is not None), None)
+        if problem is not None:
+            result.found("unstorable", f"{result.path}: {problem}")
+
+
+def _unstorable(game: ParsedGame) -> str | None:
+    """Why a game's rows cannot be stored ('game <id>: cannot be stored in table <t> (...)'), or None."""
+    for table in TABLES:
+        try:
+            to_arrow(table, concat_buffers([game], table))
+        except STORE_ERRORS as exc:
+            why = str(exc).replace("\n", " ")[:300]
+            return f"game {game.game_id}: cannot be stored in table {table} ({why})"
+    return None
 
 
 def _failing_copies(results: list[FileResult]) -> dict[int, str]:
@@ -161,9 +163,7 @@ def _check_every_copy(results: list[FileResult]) -> None:
     for result in results:
         bad = next((game for game in result.games if id(game) in failing), None)
         if bad is not None:
-            result.status, result.reason = "quarantined", "invariant_check"
-            result.error = f"{result.path}: game {bad.game_id} {failing[id(bad)]}"
-            result.games = []
+            result.found("invariant_check", f"{result.path}: game {bad.game_id} {failing[id(bad)]}")
 
 
 @contextmanager

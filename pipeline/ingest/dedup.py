@@ -116,6 +116,9 @@ class Resolution:
     conflicting: dict[str, str] = field(default_factory=dict)
 
 
+PARTIAL = " (a partial copy with no complete round)"
+"""Said of a duplicate whose copy had no complete round."""
+
 CONFLICTING = "conflicting copy of game"
 """What the manifest error of a copy in conflict with the stored copy of its game says (conflict_message)."""
 
@@ -203,37 +206,37 @@ class Deduplicator:
         owner, other_source = self._owners.get(game.game_id, (None, None))
         if owner is not None and owner != game.fingerprint:
             # the same log id on another game's content (its first round differs): neither is a copy of the other
-            result.status, result.reason = "conflict", "game_id_taken"
-            result.error = (
-                f"{game.source_file}: game id {game.game_id} is already stored"
-                f"{f' from its {other_source} copy' if other_source else ''} with a different first round"
-            )
+            copy = f" from its {other_source} copy" if other_source else ""
+            stored = f"game id {game.game_id} is already stored{copy} with a different first round"
+            result.found("game_id_taken", f"{game.source_file}: {stored}")
             return False
         self._owners[game.game_id] = (game.fingerprint, game.source)
         return True
 
     def _set_statuses(self, results: list, resolution: Resolution) -> None:
+        """Tell every file of the batch what deduplication found of its games (a file is judged by its first
+        game not stored: pipeline.ingest.status decides the status); record every file's ids."""
         chosen = {id(g) for g in resolution.chosen}
         for result in results:
-            for game in result.games:
+            games, result.games = result.games, []
+            for game in games:
                 result.game_ids.append(game.game_id)
                 result.fingerprints.append(game.fingerprint)
-                if id(game) in chosen or result.status != "ok":
-                    continue
-                winner = self._winners.get(game.fingerprint)
-                if winner is None:
-                    result.status, result.reason = "quarantined", "no_complete_round"
-                    result.error = f"{result.path}: no complete round (the log ends before the first round's result)"
-                    continue
-                differs = first_disagreement(game.digests, self._digests_of(winner))
-                if differs is not None:
-                    result.status, result.error = "conflict", conflict_message(result.path, differs, winner)
-                    result.reason = "round_disagrees"
-                    continue
-                partial = " (a partial copy with no complete round)" if game.n_rounds == 0 else ""
-                result.status, result.reason = "duplicate", "partial_copy" if partial else "copy_of_stored"
-                result.error = f"same game as {winner.game_id}, stored from {winner.source_file}{partial}"
-            result.games = []
+                if id(game) not in chosen and result.status == "ok":
+                    result.found(*self._finding(game, result.path))
+
+    def _finding(self, game: Copy, path: str) -> tuple[str, str]:
+        """(reason code, message) of a copy read but not stored: no complete round in any copy, a disagreement
+        with the copy that stays, or a duplicate of it (partial: without a complete round)."""
+        winner = self._winners.get(game.fingerprint)
+        if winner is None:
+            return "no_complete_round", f"{path}: no complete round (the log ends before the first round's result)"
+        differs = first_disagreement(game.digests, self._digests_of(winner))
+        if differs is not None:
+            return "round_disagrees", conflict_message(path, differs, winner)
+        partial = PARTIAL if game.n_rounds == 0 else ""
+        reason = "partial_copy" if partial else "copy_of_stored"
+        return reason, f"same game as {winner.game_id}, stored from {winner.source_file}{partial}"
 
 
 def _source_of_part(part: Path) -> str | None:
