@@ -14,7 +14,7 @@ from pipeline import __version__
 from pipeline.ingest.containers import SEPARATOR, Entry, SkippedError
 from pipeline.ingest.discovery import discover_files, discover_paths
 from pipeline.ingest.known_files import KnownFiles
-from pipeline.ingest.reading import KnownFile
+from pipeline.ingest.reading import KnownFile, read_file
 from pipeline.ingest.run import _batches
 
 
@@ -142,6 +142,22 @@ def test_a_container_is_listed_member_by_member(tmp_path: Path) -> None:
         (f"{archive}{SEPARATOR}one.xml", 1),
         (f"{archive}{SEPARATOR}two.xml", 2),
     ]
+
+
+def test_a_file_named_like_a_container_member_is_skipped_so_no_two_rows_share_a_path(tmp_path: Path) -> None:
+    archive = tmp_path / "x.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("b", b"1")
+    impostor = write(tmp_path / "x.zip!" / "b", b"2")  # its path is the member's entry name
+    found = discover_files([tmp_path])
+    assert [e.name for e in found] == [f"{archive}{SEPARATOR}b", str(impostor)]  # sorted folder by folder
+    assert skip_reasons(found) == {str(impostor): f"{impostor}: its path holds '!/', which names container "
+                                   "members: not read (rename the folder or file)"}  # fmt: skip
+
+
+def test_a_name_with_a_line_break_gets_a_one_line_message(tmp_path: Path) -> None:
+    result = read_file(write(tmp_path / "two\nlines.txt", b"not a log"))
+    assert result.status == "not_a_log" and "\n" not in (result.error or "") and "two\\nlines" in result.error
 
 
 def test_a_missing_path_is_an_error_naming_it(tmp_path: Path) -> None:

@@ -47,13 +47,12 @@ import pytest
 from test_fuzz_ingest import BYTE_MUTATIONS, RealLog, make_mutant, real_logs, rows_of_games, stored_game_ids
 from test_hostile_inputs import HOUOU, NEVER_ENDING, PHOENIX, gzip_bomb
 
-from pipeline import containers
-from pipeline.containers import SEPARATOR, entries
 from pipeline.db import connect
-from pipeline.ingest import STATUSES, ingest
+from pipeline.ingest import STATUSES, containers, ingest
+from pipeline.ingest.containers import SEPARATOR, entries
+from pipeline.ingest.status import REASONS
 from pipeline.invariants import SERVER_ONLY_CHECKS
 from pipeline.limits import Limits, MiB
-from pipeline.reading import REASONS
 from pipeline.schema import TABLES
 from pipeline.statistics import run_checks
 from pipeline.store.warehouse import Warehouse

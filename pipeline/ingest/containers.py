@@ -395,7 +395,7 @@ class _Container:
                 else:
                     yield Entry(name, size, self, key, None, self.limits)
         except Exception as exc:  # noqa: BLE001 - whatever the listing raises ends this container only
-            error = type(exc) if isinstance(exc, ContainerError) else ContainerError  # its status and reason
+            error = type(exc) if isinstance(exc, ContainerError) else ContainerError  # its reason
             yield Entry(str(self.path), 0, _NOT_READ, (error, self._listing_error(exc, last)))
 
     def _listing_error(self, exc: BaseException, last: str | None) -> str:

@@ -51,9 +51,10 @@ def discover_paths(paths: Iterable[Path], follow_links: bool = False) -> list[st
 
     Inputs not read are listed too, as Skipped paths saying why: what is not a regular file (a FIFO, a
     socket, a device), a dangling link, a link loop, a folder that cannot be listed, a link to a folder inside
-    the inputs (its files are read where they are), and a link out of the inputs unless ``follow_links`` (then
-    each folder is walked once, so a loop of links ends). Raises FileNotFoundError for a path that does not
-    exist."""
+    the inputs (its files are read where they are), a link out of the inputs unless ``follow_links`` (then
+    each folder is walked once, so a loop of links ends), and a file whose path holds containers.SEPARATOR
+    ('!/', a folder named 'x.zip!'): its name could be a container member's. Raises FileNotFoundError for a path
+    that does not exist."""
     paths = list(paths)
     walk = _Walk([os.path.realpath(path) for path in paths], follow_links)
     found: set[str] = set()
@@ -67,7 +68,16 @@ def discover_paths(paths: Iterable[Path], follow_links: bool = False) -> list[st
         else:
             raise FileNotFoundError(f"no such file or folder: {path}")
     # kept as strings: Path objects for 100k files cost seconds
-    return sorted(found, key=_path_order)
+    return sorted((_member_like(name) for name in found), key=_path_order)
+
+
+def _member_like(path: str) -> str:
+    """The path, or a Skipped path when it holds the separator of a container's members ('!/'): its manifest row
+    could not be told from a member's (a folder 'x.zip!' beside an archive 'x.zip')."""
+    if containers.SEPARATOR not in path or isinstance(path, Skipped):
+        return path
+    return Skipped(path, f"{path}: its path holds {containers.SEPARATOR!r}, which names container members: not read "
+                         "(rename the folder or file)")
 
 
 def expand_entries(names: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> Iterator[Entry]:

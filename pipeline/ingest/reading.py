@@ -167,7 +167,7 @@ def read_file(
     fmt = file_format or detect_format(data)
     result = FileResult(str(path), len(data), content_hash(data), fmt)
     if fmt is None:
-        result.verdict = decide("unknown_format", f"{path}: not a game log of any known format")
+        result.verdict = decide("unknown_format", one_line(f"{path}: not a game log of any known format"))
         return result
     cut = None
     try:
