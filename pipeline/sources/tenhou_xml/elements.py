@@ -1,8 +1,10 @@
-"""Split an mjlog document into elements with numpy: draws and discards in bulk, the rest by name.
+"""Split an mjlog document into elements with the compiled tokenizer (kernel.py): the hot elements in bulk,
+the rest by name.
 
-Nine elements in ten are a draw (``<T12/>``) or a discard (``<D12/>``): their seat, action and
-tile are read for all of them at once from the bytes. The few other elements (INIT, N, REACH,
-AGARI...) are returned with their name and attribute text for the per-tag handlers.
+Nine elements in ten are a draw (``<T12/>``) or a discard (``<D12/>``), and most of the others a call, a riichi
+or a new dora indicator: their integer attributes come back from the kernel as arrays, read for all of them at
+once. The few other elements (INIT, AGARI, RYUUKYOKU...) are returned with their name and attribute text for the
+per-tag handlers.
 """
 
 from __future__ import annotations
@@ -13,46 +15,27 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.errors import ParseError
+from pipeline.sources.tenhou_xml.kernel import BAD_TILE, HOT_NAMES, N_HOT, NAMED, NAMES, OTHER, tokenize
 
-DRAW, DISCARD = 0, 1
-"""Action codes of tile elements (the same codes as event_columns.ACTIONS)."""
-
-_SEAT_OF_LETTER = np.full(256, -1, dtype=np.int64)
-_SEAT_OF_LETTER[[ord(c) for c in "TUVW"]] = [0, 1, 2, 3]
-_SEAT_OF_LETTER[[ord(c) for c in "DEFG"]] = [4, 5, 6, 7]  # discards: seat + 4
-_LT, _GT = ord("<"), ord(">")
-_ENDS_TILE = np.zeros(256, dtype=bool)
-_ENDS_TILE[[ord(c) for c in "/> \t\r\n"]] = True
-_PAD = b"\0\0\0\0\0\0"
-_DIGIT = np.full(256, -1, dtype=np.int64)
-_DIGIT[ord("0") : ord("9") + 1] = np.arange(10)
-_NOT_AN_ELEMENT = np.zeros(256, dtype=bool)
-_NOT_AN_ELEMENT[[ord(c) for c in "/?!"]] = True  # closing tags, declarations, comments
 _NAME = re.compile(r"[A-Za-z]+")
 _TILE_NAME = re.compile(r"[A-Za-z]\d+")
 
 
 @dataclass
 class Elements:
-    """A document's elements: tile elements as arrays, the others as (index, name, attribute text)."""
+    """A document's elements: every element's kind and integers as arrays (kernel.tokenize), the ones read in
+    Python as (index, name, attribute text)."""
 
-    tile_index: np.ndarray
-    tile_seat: np.ndarray
-    tile_action: np.ndarray
-    tile_value: np.ndarray
+    kinds: np.ndarray
+    """The kernel's kind code of every element (its index in the document is its position here)."""
+    a: np.ndarray
+    """The tile (draws, discards), who (N, REACH) or hai (DORA) of the hot elements."""
+    b: np.ndarray
+    """m (N) or step (REACH)."""
     named: list[tuple[int, str, str]]
+    last_tag: str
+    """The tag of the document's last element that is not a draw, discard or closing tag ('' for none)."""
     is_cut: bool
-
-
-def _digits(buf: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Read the decimal number starting at each position (1-3 digits); return (value, n_digits).
-
-    A fourth digit is left for the caller's end-of-element check to reject."""
-    d0, d1, d2 = _DIGIT[buf[at]], _DIGIT[buf[at + 1]], _DIGIT[buf[at + 2]]
-    two = d1 >= 0
-    three = two & (d2 >= 0)
-    value = np.where(three, d0 * 100 + d1 * 10 + d2, np.where(two, d0 * 10 + d1, d0))
-    return value, 1 + two + three
 
 
 def scan_elements(data: bytes) -> Elements:
@@ -60,44 +43,45 @@ def scan_elements(data: bytes) -> Elements:
 
     A last element cut off by the end of the file is dropped (``is_cut``).
     """
-    buf = np.frombuffer(data + _PAD, dtype=np.uint8)
-    starts = np.flatnonzero(buf == _LT)
-    closes = np.flatnonzero(buf == _GT)
-    end_pos = np.searchsorted(closes, starts)
-    is_cut = bool(len(starts)) and end_pos[-1] == len(closes)
-    if is_cut:
-        starts, end_pos = starts[:-1], end_pos[:-1]
-    ends = closes[end_pos]
-    if len(starts) > 1 and np.any(ends[:-1] > starts[1:]):
-        bad = int(np.flatnonzero(ends[:-1] > starts[1:])[0])
-        raise ParseError(f"malformed markup: '<' inside an element at byte {int(starts[bad + 1])}")
-    letter_seat = _SEAT_OF_LETTER[buf[starts + 1]]
-    is_tile = (letter_seat >= 0) & (_DIGIT[buf[starts + 2]] >= 0)
-    tile_at = np.flatnonzero(is_tile)
-    value, n_digits = _digits(buf, starts[tile_at] + 2)
-    after = buf[starts[tile_at] + 2 + n_digits]
-    well_formed = _ENDS_TILE[after]
-    if not np.all(well_formed):
-        bad = int(tile_at[np.flatnonzero(~well_formed)[0]])
-        text = data[starts[bad] : ends[bad] + 1].decode("utf-8", "replace")
-        name = _TILE_NAME.match(text, 1)  # the tag as far as it is well formed, e.g. 'T131'
-        raise ParseError(f"malformed draw/discard element {text[:60]!r}", tag=name.group(0) if name else None)
-    seat_code = letter_seat[tile_at]
-    named_at = np.flatnonzero(~is_tile & ~_NOT_AN_ELEMENT[buf[starts + 1]])
-    # an ASCII document (names are percent-encoded) is decoded once; byte offsets are then str offsets
-    text = data.decode("ascii") if data.isascii() else None
-    named = [
-        _split_named(i, text[a + 1 : b] if text is not None else data[a + 1 : b].decode("utf-8", "replace"))
-        for i, a, b in zip(named_at.tolist(), starts[named_at].tolist(), ends[named_at].tolist(), strict=True)
-    ]
-    return Elements(
-        tile_index=tile_at,
-        tile_seat=seat_code % 4,
-        tile_action=np.where(seat_code >= 4, DISCARD, DRAW),
-        tile_value=value,
-        named=named,
-        is_cut=is_cut,
-    )
+    starts, ends, kinds, a, b, markup, is_cut = tokenize(np.frombuffer(data, dtype=np.uint8))
+    if markup >= 0:
+        raise ParseError(f"malformed markup: '<' inside an element at byte {markup}")
+    bad = np.flatnonzero(kinds == BAD_TILE)
+    if len(bad):
+        _bad_tile(data, int(starts[bad[0]]), int(ends[bad[0]]))
+    named_at = np.flatnonzero(kinds >= OTHER)
+    named = _named(data, named_at.tolist(), kinds[named_at].tolist(), starts[named_at].tolist(),
+                   ends[named_at].tolist())  # fmt: skip
+    return Elements(kinds=kinds, a=a, b=b, named=named, last_tag=_last_tag(named, kinds), is_cut=bool(is_cut))
+
+
+def _bad_tile(data: bytes, start: int, end: int) -> None:
+    """Raise the ParseError of a draw or discard element that is not well formed, naming it."""
+    text = data[start : end + 1].decode("utf-8", "replace")
+    name = _TILE_NAME.match(text, 1)  # the tag as far as it is well formed, e.g. 'T131'
+    raise ParseError(f"malformed draw/discard element {text[:60]!r}", tag=name.group(0) if name else None)
+
+
+def _named(data: bytes, at: list[int], kinds: list[int], starts: list[int], ends: list[int]) -> list[tuple]:
+    """(index, name, attribute text) of the elements read in Python; raises ParseError for one without a name."""
+    out = []
+    for index, kind, start, end in zip(at, kinds, starts, ends, strict=True):
+        inner = data[start + 1 : end].decode("utf-8", "replace")
+        if kind == OTHER:
+            out.append(_split_named(index, inner))
+        else:
+            name = NAMES[kind - NAMED]
+            out.append((index, name, inner[len(name) :]))
+    return out
+
+
+def _last_tag(named: list[tuple[int, str, str]], kinds: np.ndarray) -> str:
+    """The tag of the last named element, hot or not."""
+    hot_at = np.flatnonzero((kinds >= N_HOT) & (kinds < OTHER))
+    last_hot = int(hot_at[-1]) if len(hot_at) else -1
+    if named and named[-1][0] > last_hot:
+        return named[-1][1]
+    return HOT_NAMES[int(kinds[last_hot])] if last_hot >= 0 else ""
 
 
 def _split_named(index: int, inner: str) -> tuple[int, str, str]:

@@ -1,5 +1,5 @@
-"""The events table of one game, built in bulk (numpy) from the tile-element arrays and the few
-event rows the per-tag handlers collect.
+"""The events table of one game, built in bulk (numpy) from the tile-element arrays, the hot elements' rows
+(hot.py) and the few event rows the per-tag handlers collect.
 
 Order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived for the
 whole game at once (pipeline.sources.event_flags, shared with the other formats).
@@ -7,57 +7,57 @@ whole game at once (pipeline.sources.event_flags, shared with the other formats)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from pipeline.columns import Coded
 from pipeline.errors import ParseError
 from pipeline.sources.event_flags import event_flags
-from pipeline.sources.tenhou_xml.elements import Elements
 from rules.hands import ACTIONS, CODE
+
+if TYPE_CHECKING:
+    from pipeline.sources.tenhou_xml.hot import BulkRows
 
 ACTION_CODE = CODE
 """Event action name -> code (the rules layer's vocabulary, rules.hands.ACTIONS)."""
 
 ROW_FIELDS = ("round_idx", "seat", "action", "tile", "from_seat", "meld_tiles", "source_index")
 """Fields of an event row tuple from a per-tag handler; -1 (or None for meld_tiles) when absent."""
+_BULK_FIELDS = ("round_idx", "seat", "action", "tile", "from_seat", "source_index")
 
 
-def _merge(elements: Elements, rows: list[tuple], round_starts: np.ndarray) -> dict[str, np.ndarray]:
-    """Put tile elements and handler rows into one sequence ordered by element index."""
-    named = list(zip(*rows, strict=True)) if rows else [[] for _ in ROW_FIELDS]
-    tile_round = np.searchsorted(round_starts, elements.tile_index, side="right") - 1
-    if np.any(tile_round < 0):
+def _merge(bulk: BulkRows, rows: list[tuple]) -> dict[str, np.ndarray]:
+    """Put the bulk rows (in document order) and the handler rows into one sequence ordered by element index."""
+    cols = {name: getattr(bulk, name) for name in _BULK_FIELDS}
+    cols["meld_tiles"] = bulk.meld_tiles()
+    if np.any(bulk.round_idx < 0):  # only a draw or discard has no round: hot elements are checked in one
         raise ParseError("a draw or discard before the first round (INIT)")
-    n_tiles = len(tile_round)
-
-    def joined(tile_part: np.ndarray, named_part: list) -> np.ndarray:
-        return np.concatenate((tile_part, np.asarray(named_part, dtype=np.int64)))
-
-    cols = {
-        "round_idx": joined(tile_round, named[0]),
-        "seat": joined(elements.tile_seat, named[1]),
-        "action": joined(elements.tile_action, named[2]),
-        "tile": joined(elements.tile_value, named[3]),
-        "from_seat": joined(np.full(n_tiles, -1), named[4]),
-        "source_index": joined(elements.tile_index, named[6]),
-    }
+    if not rows:
+        return cols
+    named = list(zip(*rows, strict=True))
+    for field, values in zip(ROW_FIELDS, named, strict=True):
+        if field != "meld_tiles":
+            cols[field] = np.concatenate((cols[field], np.asarray(values, dtype=np.int64)))
     melds = np.empty(len(cols["seat"]), dtype=object)
-    melds[n_tiles:] = named[5]
+    melds[: len(bulk.source_index)] = cols["meld_tiles"]
+    for row, tiles in enumerate(named[5], start=len(bulk.source_index)):
+        melds[row] = tiles
     cols["meld_tiles"] = melds
     order = np.argsort(cols["source_index"], kind="stable")
     return {name: values[order] for name, values in cols.items()}
 
 
 def event_columns(
-    elements: Elements, rows: list[tuple], round_starts: np.ndarray, n_rounds: int, has_red_fives: bool
+    bulk: BulkRows, rows: list[tuple], n_rounds: int, has_red_fives: bool
 ) -> dict[str, np.ndarray | Coded]:
     """Return the events table's columns (game_id excluded) for the first ``n_rounds`` rounds, as
     numpy arrays with -1 for null (see pipeline.columns).
 
-    ``round_starts`` holds the element index of every INIT; events of rounds past ``n_rounds``
-    (a round cut off before its result) are dropped. Raises ParseError on a tile id above 135.
+    ``bulk`` holds the rows read in bulk (hot.py), ``rows`` those of the per-tag handlers; events of rounds past
+    ``n_rounds`` (a round cut off before its result) are dropped. Raises ParseError on a tile id above 135.
     """
-    cols = _merge(elements, rows, round_starts)
+    cols = _merge(bulk, rows)
     keep = cols["round_idx"] < n_rounds
     if not keep.all():
         cols = {name: values[keep] for name, values in cols.items()}

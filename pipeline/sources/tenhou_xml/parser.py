@@ -1,7 +1,8 @@
 """Tenhou XML (mjlog) parser: one file's bytes in, one ParsedGame out, built column-wise.
 
-The document is tokenised with one regular expression (faster than a DOM for this flat format);
-each element is dispatched on its tag. Rows go straight into the game's per-table column lists.
+The document is tokenised by a compiled kernel (kernel.py); draws, discards, calls, riichi and dora
+indicators are read in bulk (elements.py, hot.py), every other element is dispatched on its tag. Rows go
+straight into the game's per-table column lists.
 A round whose result never came (a truncated file) is rolled back; the game is then marked
 incomplete.
 """
@@ -19,7 +20,8 @@ from pipeline.errors import NotALogError, ParseError
 from pipeline.identity import content_fingerprint
 from pipeline.limits import DEFAULT_LIMITS, GZIP_MAGIC, TooLargeError, gunzip
 from pipeline.sources.base import ParsedGame
-from pipeline.sources.tenhou_xml.elements import Elements, scan_elements
+from pipeline.sources.tenhou_xml.elements import scan_elements
+from pipeline.sources.tenhou_xml.hot import bulk_rows, players_of_go
 from pipeline.sources.tenhou_xml.results import ResultReader
 from pipeline.sources.tenhou_xml.state import GameState, tiles_attr
 
@@ -130,10 +132,13 @@ class _DocumentReader:
         elements = scan_elements(document)
         if elements.is_cut:
             self.state.quirks.add("cut_mid_element")
-        for index, name, attr_text in elements.named:
+        go = [(index, players_of_go(attr_text)) for index, name, attr_text in elements.named if name == "GO"]
+        self.bulk, refused = bulk_rows(elements, go)
+        for index, name, attr_text in sorted(elements.named + refused) if refused else elements.named:
             self.current_tag = name
             self._named_tag(name, attr_text, index)
-        return self._finish(elements)
+        self.current_tag = elements.last_tag
+        return self._finish()
 
     def _named_tag(self, name: str, attr_text: str, index: int) -> None:
         state = self.state
@@ -186,7 +191,7 @@ class _DocumentReader:
             digest = hashlib.blake2b((self.shuffle_seed + "|" + first_init).encode(), digest_size=8)
             self.state.game_id = "fp-" + digest.hexdigest()
 
-    def _finish(self, elements: Elements) -> ParsedGame:
+    def _finish(self) -> ParsedGame:
         state = self.state
         if not self.first_init:
             raise ParseError("no round in the log (no INIT tag)")
@@ -202,5 +207,5 @@ class _DocumentReader:
             is_complete=state.is_complete,
             tables=state.tables,
         )
-        state.fill_game_rows(elements, SOURCE, self.fingerprint, self.source_file, when)
+        state.fill_game_rows(self.bulk, SOURCE, self.fingerprint, self.source_file, when)
         return game

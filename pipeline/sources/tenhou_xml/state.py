@@ -1,6 +1,7 @@
 """Running state of one Tenhou game while its elements are read, and the rows it emits.
 
-Draws and discards are read in bulk (elements.py); the handlers here add the other events as row
+Draws and discards, calls, riichi and dora indicators are read in bulk (elements.py, hot.py); the handlers
+here add the other events as row
 tuples (event_columns.ROW_FIELDS) and the rounds, wins and draws rows. The events table is built
 once the document is read (event_columns.py).
 """
@@ -19,13 +20,13 @@ from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import final_ranks, set_game_id
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule, room_of
-from pipeline.sources.tenhou_xml.elements import Elements
 from pipeline.sources.tenhou_xml.event_columns import (
     ACTION_CODE,
     check_tiles_enter_once,
     event_columns,
     events_per_round,
 )
+from pipeline.sources.tenhou_xml.hot import BulkRows
 from pipeline.sources.tenhou_xml.melds import decode_meld
 
 WIN_FIELDS = (
@@ -145,7 +146,6 @@ class GameState:
         """Closed rounds as tuples (ROUND_FIELDS order), turned into columns once the document is read."""
         self.win_rows: list[tuple] = []
         """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
-        self.round_starts: list[int] = []
         self.in_round = False
         self.round_idx = -1
         self.n_rounds = 0
@@ -220,7 +220,6 @@ class GameState:
             self.quirks.add("shuffle_in_init")
         hands = [attrs.get(key) or "" for key in _HAND_KEYS]  # read at the end, all rounds at once
         self.round_idx = self.n_rounds
-        self.round_starts.append(index)
         self.in_round = True
         self.round = {
             "round_idx": self.round_idx,
@@ -293,15 +292,16 @@ class GameState:
 
     # --- the end -------------------------------------------------------------------------------
     def fill_game_rows(
-        self, elements: Elements, source: str, fingerprint: str, source_file: str, when: datetime | None
+        self, bulk: BulkRows, source: str, fingerprint: str, source_file: str, when: datetime | None
     ) -> None:
-        """Write the events, games and players rows once the whole document is read."""
+        """Write the events, games and players rows once the whole document is read (``bulk``: the rows of the
+        draws, discards, calls, riichi and dora elements read in bulk)."""
         rules = self.rules
         assert rules is not None
         self._fill_rounds()
         self._fill_hands()
         self._fill_wins()
-        self._fill_events(elements)
+        self._fill_events(bulk)
         set_game_id(self.tables, self.game_id)
         games = self.tables["games"]
         for name, value in (
@@ -341,10 +341,9 @@ class GameState:
         buffers = self.tables["rounds"]
         buffers["hands_start"] = read_hands(buffers["hands_start"], buffers["round_idx"])
 
-    def _fill_events(self, elements: Elements) -> None:
+    def _fill_events(self, bulk: BulkRows) -> None:
         red = self.rules is not None and self.rules.has_red_fives
-        starts = np.asarray(self.round_starts, dtype=np.int64)
-        columns = event_columns(elements, self.events, starts, self.n_rounds, red)
+        columns = event_columns(bulk, self.events, self.n_rounds, red)
         rounds = self.tables["rounds"]
         check_tiles_enter_once(columns, rounds["hands_start"], rounds["dora_indicator"])
         columns["game_id"] = Repeated(self.game_id, len(columns["round_idx"]))
