@@ -37,6 +37,7 @@ from pipeline.errors import NotALogError, ParseError
 from pipeline.ingest import STATUSES, FileResult, IngestReport, ingest, read_file
 from pipeline.ingest.status import REASONS
 from pipeline.schema import DERIVED_TABLES, TABLES
+from pipeline.sources.tenhou_xml.melds import decode_meld
 from pipeline.store.warehouse import Warehouse
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]  # a few thousand files read, ingested and derived: ~40 s on two cores
@@ -686,6 +687,36 @@ def test_a_copy_read_in_a_later_batch_leaves_the_stored_game(shared_logs: Path, 
         "ok", "duplicate"
     ]  # fmt: skip
     assert stored_game_ids(warehouse) == {log_id}
+
+
+def discard_a_called_tile(xml: bytes) -> bytes:
+    """The log with the first discard after a pon, by the seat that called it, turned into a discard of a tile
+    the pon took from its hand (a tile leaving the hand twice)."""
+    for call in re.finditer(rb'<N who="(\d)" m="(\d+)" */>', xml):
+        meld = decode_meld(int(call.group(2)))
+        if meld.action != "pon":
+            continue
+        from_hand = next(t for t in meld.tiles if t != meld.tile)
+        seat = int(call.group(1))
+        discard = re.compile(rb"<" + b"DEFG"[seat : seat + 1] + rb"(\d+)/>").search(xml, call.end())
+        assert discard is not None
+        return xml[: discard.start(1)] + str(from_hand).encode() + xml[discard.end(1) :]
+    raise AssertionError("no pon in the log")
+
+
+def test_a_tile_discarded_from_a_meld_is_quarantined_by_tile_held(shared_logs: Path, tmp_path: Path) -> None:
+    """A seat discarding a tile it had called with (fuzz mutant m01575: its hand went to -1 of a kind, and the
+    rules layer's kernels refused the hand) is quarantined naming the check; the genuine log is stored."""
+    log_id = "2010081709gm-00a9-0000-fe3371ad"
+    game = (shared_logs / f"tenhou-xml/mjx/tests_py/resources/mjlog/{log_id}.mjlog").read_bytes()
+    put(tmp_path / "in", f"{log_id}.mjlog", discard_a_called_tile(game))
+    result = read_file(tmp_path / "in" / f"{log_id}.mjlog")
+    assert result.status == "ok"  # the parser reads it: only the invariant check can tell
+    warehouse = Warehouse(tmp_path / "warehouse")
+    report = ingest([tmp_path / "in"], warehouse)
+    ((path, status, error),) = report.problems
+    assert status == "quarantined" and "fails the invariant check tile_held" in error, error
+    assert "again, gone from its hand" in error and stored_game_ids(warehouse) == set()
 
 
 def test_a_game_derives_the_same_whatever_games_follow_it_in_its_part(shared_logs: Path, tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ Decisions
     followed: ``rounds.hands_start`` is an empty list for it (as for an empty seat), its '?' draws have
     a null ``tile``, each tile it shows (discard, call, kita) gets a fresh id of its kind, and a tsumogiri
     discard also fills in the id of the draw before it. No tile is invented, so the tile-level checks
-    (discard_held, tile_once) report such seats: they belong to a non-server log. Quirk ``hidden_hands``.
+    (tile_held, tile_once) report such seats: they belong to a non-server log. Quirk ``hidden_hands``.
     *Tile ids.* As the tenhou.net/6 parser: copies numbered per kind in the order tiles enter the round
     (hands, first indicator, draws and later indicators, ura indicators); red fives are 16, 52, 88.
 
