@@ -39,6 +39,8 @@ from pipeline.cli_render import (
     render_stats,
     render_stats_csv,
     render_stats_json,
+    render_stats_wide,
+    render_stats_wide_csv,
 )
 from pipeline.compact import DEFAULT_MAX_GAMES, compact
 from pipeline.db import connect
@@ -48,7 +50,16 @@ from pipeline.executors import default_workers, scheduler_problem
 from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
 from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
 from pipeline.schema import ALL_TABLES, schema_text
-from pipeline.statistics import GROUPINGS, NOT_DERIVED, all_stats, has_player, parse_by, run_checks, underived_parts
+from pipeline.statistics import (
+    GROUPINGS,
+    NOT_DERIVED,
+    Stat,
+    all_stats,
+    has_player,
+    parse_by,
+    run_checks,
+    underived_parts,
+)  # fmt: skip
 from pipeline.store.lock import Holder, warehouse_lock
 from pipeline.store.published import reading
 from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
@@ -489,8 +500,18 @@ def stats_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV, one row per statistic.")] = False,
     player: Annotated[
-        str | None, typer.Option("--player", help="One player's profile: that player's rows of --by player.")
+        list[str] | None,
+        typer.Option(
+            "--player",
+            help="A player's profile: that player's rows of --by player; repeat to compare players side by side "
+            "(one column each).",
+            show_default=False,
+        ),
     ] = None,
+    wide: Annotated[
+        bool,
+        typer.Option("--wide", help="One row per statistic, one column per group (the table, or with --csv)."),
+    ] = False,
     plot: Annotated[
         Path | None,
         typer.Option(
@@ -521,32 +542,47 @@ def stats_command(
         _error("--json and --csv cannot be used together")
         raise typer.Exit(EXIT_USAGE)
     _check_plot_options(plot, dpi)
-    if player is not None and keys not in ((), ("player",)):
-        _error(f"--player prints one player's rows; it cannot be grouped by {by!r}")
-        raise typer.Exit(EXIT_USAGE)
+    players = player or []
+    _check_stats_options(by, keys, players, wide, as_json)
     con = connect(Warehouse(warehouse))
-    if player is not None and not has_player(con, player):
-        _error(f"no player named {player!r} in the warehouse at {warehouse}")
-        raise typer.Exit(EXIT_NO_PLAYER)
+    for name in players:
+        if not has_player(con, name):
+            _error(f"no player named {name!r} in the warehouse at {warehouse}")
+            raise typer.Exit(EXIT_NO_PLAYER)
     derived = _derived(Warehouse(warehouse))
     try:
-        if player is None:
-            stats = all_stats(con, by, derived=derived, where=where)
+        if players:
+            stats = [s for name in players for s in all_stats(con, "player", group=name, derived=derived, where=where)]
         else:
-            stats = all_stats(con, "player", group=player, derived=derived, where=where)
+            stats = all_stats(con, by, derived=derived, where=where)
     except ValueError as exc:  # a --where that is not an expression over the games view
         _error(exc)
         raise typer.Exit(EXIT_USAGE) from None
-    if as_json:
-        render_stats_json(stats)
-    elif as_csv:
-        render_stats_csv(stats)
-    else:
-        render_stats(out, stats)
+    _render_stats(stats, as_json, as_csv, wide or len(players) > 1)
     if plot is not None:
         _write_charts(con, plot, keys, dpi, derived)
     if not derived:
         raise typer.Exit(EXIT_NOT_DERIVED)
+
+
+def _check_stats_options(by: str, keys: tuple[str, ...], players: list[str], wide: bool, as_json: bool) -> None:
+    """Exit 2 for --player with another grouping than player, or --wide with --json (one object per statistic)."""
+    if players and keys not in ((), ("player",)):
+        _usage(f"--player prints players' rows; it cannot be grouped by {by!r}")
+    if wide and as_json:
+        _usage("--wide lays the statistics out in columns: --json gives one object per statistic")
+
+
+def _render_stats(stats: list[Stat], as_json: bool, as_csv: bool, wide: bool) -> None:
+    """Print the statistics as JSON, CSV (wide: a column per group) or tables (wide: a column per group)."""
+    if as_json:
+        render_stats_json(stats)
+    elif as_csv:
+        (render_stats_wide_csv if wide else render_stats_csv)(stats)
+    elif wide:
+        render_stats_wide(out, stats)
+    else:
+        render_stats(out, stats)
 
 
 def _check_plot_options(plot: Path | None, dpi: int | None) -> None:

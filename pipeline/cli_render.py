@@ -231,6 +231,72 @@ def render_stats(console: Console, stats: list[Stat], max_groups: int | None = M
         console.print(f"  {name}: {escape(definition)}", highlight=False)
 
 
+def _columns(stats: list[Stat]) -> tuple[list[str], dict[str, dict[str, Stat]]]:
+    """The groups of the statistics as columns (labels in order of first appearance) and, per statistic name in
+    order, its Stat in each column."""
+    columns = list(dict.fromkeys(_group_label(s.group) for s in stats))
+    rows: dict[str, dict[str, Stat]] = {}
+    for s in stats:
+        rows.setdefault(s.name, {})[_group_label(s.group)] = s
+    return columns, rows
+
+
+def _cell(s: Stat | None) -> str:
+    """A wide table's cell: the value and, under it, its 95% interval or standard error ('' without a Stat)."""
+    if s is None:
+        return ""
+    if s.std_error is not None:
+        return f"{_format_value(s)}\n± {s.std_error:.3g}"
+    if s.ci_low is not None and s.ci_high is not None:
+        return f"{_format_value(s)}\n{100 * s.ci_low:.1f}-{100 * s.ci_high:.1f}%"
+    return _format_value(s)
+
+
+def render_stats_wide(console: Console, stats: list[Stat], max_groups: int | None = MAX_GROUPS_SHOWN) -> None:
+    """Print statistics side by side: per topic one table, a row per statistic and a column per group (players
+    compared, rooms...), each cell the value over its 95% interval (a mean: its standard error); a statistic a
+    group lacks is blank there. Past ``max_groups`` groups only the largest are shown (as render_stats does).
+    Definitions are listed once below the tables."""
+    n_groups = len({_group_label(s.group) for s in stats})
+    shown = stats if max_groups is None or n_groups <= max_groups else _largest_groups(stats, max_groups)
+    _, rows = _columns(shown)
+    for topic, topic_stats in _by_topic(shown).items():
+        columns, _ = _columns(topic_stats)  # the groups this topic's statistics have
+        table = Table(title=topic, title_justify="left", title_style="bold")
+        table.add_column("statistic", no_wrap=True, min_width=min(max(len(s.name) for s in topic_stats), 40))
+        for label in columns:
+            table.add_column(escape(label), overflow="fold", justify="right")
+        for name in dict.fromkeys(s.name for s in topic_stats):
+            table.add_row(name, *(escape(_cell(rows[name].get(label))) for label in columns))
+        console.print(table)
+    if len(shown) < len(stats):
+        console.print(f"[yellow]showing the {max_groups} groups with the most seat-rounds of {n_groups}[/yellow]: "
+                      "--csv prints every group", highlight=False)  # fmt: skip
+    console.print("[bold]definitions[/bold]")
+    for name, by_group in rows.items():
+        definition = next((s.definition for s in by_group.values() if s.note is None), None)
+        if definition is not None:
+            console.print(f"  {name}: {escape(definition)}", highlight=False)
+
+
+def render_stats_wide_csv(stats: list[Stat]) -> None:
+    """Write statistics as a wide CSV on stdout: a row per statistic, for each group (in order of first
+    appearance) three columns, '<group> value', '<group> ci_low' and '<group> ci_high' (a mean's: value and
+    standard error), the group named as in the tables ('all', or 'room=houou, year=2010')."""
+    columns, rows = _columns(stats)
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(["name", *(f"{label} {field}" for label in columns for field in ("value", "ci_low", "ci_high"))])
+    for name, by_group in rows.items():
+        cells: list[Any] = [name]
+        for label in columns:
+            s = by_group.get(label)
+            low, high = (None, None) if s is None else (s.ci_low, s.ci_high)
+            if s is not None and s.std_error is not None:
+                low, high = s.value - 1.96 * s.std_error, s.value + 1.96 * s.std_error
+            cells += [None if s is None else s.value, low, high]
+        writer.writerow(cells)
+
+
 def _stat_row(s: Stat, keys: list[str]) -> list[Any]:
     """One statistic as a CSV row: the JSON fields, the group as one column per key ('' where the statistic's
     group has no such key, e.g. every key for 'all')."""

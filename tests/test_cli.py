@@ -344,6 +344,42 @@ def test_stats_player_prints_one_players_profile(real_wh: Path, tenhou_db) -> No
     assert f"player={name}" in table.output and "seat_win_rate" in table.output
 
 
+def test_stats_compares_players_side_by_side(real_wh: Path, tenhou_db) -> None:  # noqa: ANN001
+    busiest = "select name from players group by name order by count(*) desc, name limit 2"
+    names = [name for (name,) in tenhou_db.execute(busiest).fetchall()]
+    both = stats_json(real_wh, "all", "--player", names[0], "--player", names[1])
+    assert both == [s for name in names for s in stats_json(real_wh, "all", "--player", name)]
+    table = run("stats", "-w", real_wh, "--player", names[0], "--player", names[1])
+    assert table.exit_code == 0, table.output
+    header = next(line for line in table.output.splitlines() if f"player={names[0]}" in line)
+    assert f"player={names[1]}" in header  # one column each, side by side
+    wide = list(csv.reader(io.StringIO(run("stats", "-w", real_wh, "--player", names[0], "--player", names[1],
+                                           "--csv").stdout)))  # fmt: skip
+    columns = wide[0]
+    assert columns[0] == "name" and f"player={names[1]} value" in columns
+    values = {row[0]: row for row in wide[1:]}
+    win = next(s for s in both if s["name"] == "seat_win_rate" and s["group"] == {"player": names[1]})
+    assert float(values["seat_win_rate"][columns.index(f"player={names[1]} value")]) == pytest.approx(win["value"])
+
+
+def test_stats_wide_gives_a_column_per_group(real_wh: Path) -> None:
+    long = stats_json(real_wh, "room")
+    wide = list(csv.reader(io.StringIO(run("stats", "-w", real_wh, "--by", "room", "--wide", "--csv").stdout)))
+    columns, rows = wide[0], {row[0]: row for row in wide[1:]}
+    assert len(rows) == len({s["name"] for s in long})
+    for stat in long:
+        label = ", ".join(f"{k}={v}" for k, v in stat["group"].items())
+        cell = rows[stat["name"]][columns.index(f"{label} value")]
+        assert float(cell) == pytest.approx(stat["value"]), (stat["name"], label)
+        if stat["ci_low"] is not None:
+            assert float(rows[stat["name"]][columns.index(f"{label} ci_low")]) == pytest.approx(stat["ci_low"])
+    table = run("stats", "-w", real_wh, "--by", "room", "--wide")
+    assert table.exit_code == 0 and "seat_win_rate" in table.output, table.output  # headers fold at 80 columns
+    for args in (["--wide", "--json"], ["--player", "x", "--by", "room"]):
+        refused = run("stats", "-w", real_wh, *args)
+        assert refused.exit_code == 2 and len(refused.output.strip().splitlines()) == 1, refused.output
+
+
 def test_stats_player_not_in_the_warehouse_exits_1(real_wh: Path) -> None:
     result = run("stats", "-w", real_wh, "--player", "no such player, surely")
     assert result.exit_code == 1, result.output
