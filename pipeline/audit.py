@@ -18,6 +18,9 @@ import duckdb
 from pipeline.db import load_sql, sql_names
 from pipeline.statistics import NOT_DERIVED
 
+LOG_CLASSES = ("custom_rule", "converted", "edited", "tool_written")
+"""The audit's other log classes, in the truth table's column order (pipeline/sql/macros/log_class.sql)."""
+
 SERVER_WRITTEN = "server_written"
 """The log class every check must agree on (log_class.sql)."""
 

@@ -15,8 +15,7 @@ from typing import NamedTuple
 
 import duckdb
 
-from pipeline.audit import CheckResult, run_audit
-from pipeline.cli_render import LOG_CLASSES, MAX_PROBLEMS_SHOWN
+from pipeline.audit import LOG_CLASSES, CheckResult, run_audit
 from pipeline.db import load_sql, sql_names
 from pipeline.plots import CHART_MARTS, figures, group_sort_key, png_bytes
 from pipeline.report_data import MAX_FILES_LISTED, Provenance, date_range, input_files
@@ -31,6 +30,9 @@ from pipeline.statistics import (
     parse_by,
     run_checks,
 )
+
+PROBLEMS_LISTED = 20
+"""Violations and disagreements listed per check (the first ones); the counts cover them all."""
 
 
 class Section(NamedTuple):
@@ -105,7 +107,7 @@ def _files_of_status(con: duckdb.DuckDBPyConnection, status: str, n: int) -> str
 # --- checks and audit ------------------------------------------------------------------------------
 def checks_section(con: duckdb.DuckDBPyConnection) -> Section:
     """The invariant checks of ``paipu check`` (statistics.run_checks): each check's outcome, the violations in
-    server-written logs (the first MAX_PROBLEMS_SHOWN) and those in logs written by other tools apart."""
+    server-written logs (the first PROBLEMS_LISTED) and those in logs written by other tools apart."""
     results = run_checks(con)
     failing = sum(any(v.is_server_log for v in vs) for vs in results.values())
     summary = (
@@ -126,7 +128,7 @@ def _check_row(name: str, violations: list[Violation]) -> list[Cell]:
 
 
 def _violations(name: str, violations: list[Violation]) -> str:
-    real = [v for v in violations if v.is_server_log][:MAX_PROBLEMS_SHOWN]
+    real = [v for v in violations if v.is_server_log][:PROBLEMS_LISTED]
     rows = [[Cell(v.game_id, "name"), Cell(str(v.round_idx), "num"), Cell(str(v.detail))] for v in real]
     return details(f"{name}: the first {len(real)} violations", table(["game", "round", "detail"], rows))
 
@@ -162,7 +164,7 @@ def _audit_row(name: str, r: CheckResult, width: int) -> list[Cell]:
 
 
 def _disagreements(name: str, r: CheckResult) -> str:
-    shown = r.disagreements[:MAX_PROBLEMS_SHOWN]
+    shown = r.disagreements[:PROBLEMS_LISTED]
     rows = [
         [Cell(str(d.get("game_id")), "name"), Cell(str(d.get("round_idx")), "num"), Cell(str(d.get("seat")), "num"),
          Cell(str(d.get("derived"))), Cell(str(d.get("logged")))]

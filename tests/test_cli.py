@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.cli_render import MAX_GROUPS_SHOWN
+from pipeline.cli.render import MAX_GROUPS_SHOWN
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
 from pipeline.schema import ALL_TABLES

@@ -45,7 +45,7 @@ from typing import Any
 
 import pytest
 from test_fuzz_ingest import BYTE_MUTATIONS, RealLog, make_mutant, real_logs, rows_of_games, stored_game_ids
-from test_hostile_inputs import HOUOU, NEVER_ENDING, PHOENIX, gzip_bomb
+from test_hostile_inputs import HOUOU, NEVER_ENDING, PEAK_KIB, PHOENIX, gzip_bomb
 
 from pipeline.db import connect
 from pipeline.ingest import STATUSES, containers, ingest
@@ -615,14 +615,14 @@ def control_containers(logs: list[RealLog], scratch: Path) -> tuple[list[Contain
 
 
 # --- the fuzzed folder, ingested once ------------------------------------------------------------
-RUN = """
-import json, resource, sys, time
+RUN = PEAK_KIB + """
+import json, sys, time
 from types import SimpleNamespace
 import pipeline.cli as cli
 from pipeline.limits import Limits
 folder, warehouse, result, max_bytes, max_rows, max_seconds = sys.argv[1:]
 limits = Limits(max_bytes=int(max_bytes), max_rows=int(max_rows), max_seconds=float(max_seconds))
-cli.Limits = SimpleNamespace(of_file_mb=lambda mb: limits)  # the row and time bounds have no option
+cli.writers.Limits = SimpleNamespace(of_file_mb=lambda mb: limits)  # the row and time bounds have no option
 started = time.perf_counter()
 try:
     cli.app(["ingest", folder, "-w", warehouse, "--no-derive", "--workers", "1"], prog_name="paipu")
@@ -631,7 +631,7 @@ except SystemExit as exc:
     code = exc.code
 with open(result, "w") as out:
     json.dump({"exit": code, "seconds": time.perf_counter() - started,
-               "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}, out)
+               "max_rss_kib": peak_kib()}, out)
 """
 """The child ingest: ``paipu ingest FOLDER -w WAREHOUSE`` with LIMITS, its exit code, time and peak memory."""
 

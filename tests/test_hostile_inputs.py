@@ -442,13 +442,21 @@ def test_gunzip_stops_at_the_limit_and_keeps_what_a_cut_stream_holds() -> None:
 
 
 # --- memory ---------------------------------------------------------------------------------------
-MEASURE = """
-import resource, sys
+PEAK_KIB = """
+def peak_kib():
+    # this process's own peak (VmHWM): ru_maxrss would count the parent's memory at the spawn (vfork)
+    with open("/proc/self/status") as status:
+        return int(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+"""
+"""Source of ``peak_kib()`` for a child process: its resident peak in KiB, its own and not its parent's."""
+
+MEASURE = PEAK_KIB + """
+import sys
 from pathlib import Path
 from pipeline.ingest import ingest
 from pipeline.store.warehouse import Warehouse
 report = ingest([Path(sys.argv[1])], Warehouse(Path(sys.argv[2])))
-print(report.files["quarantined"], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(report.files["quarantined"], peak_kib())
 """
 
 

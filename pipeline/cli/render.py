@@ -13,7 +13,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from pipeline.audit import CheckResult
+from pipeline.audit import LOG_CLASSES, CheckResult
 from pipeline.ingest import IngestReport
 from pipeline.statistics import NOT_PROPORTIONS, TOPICS, Stat, Violation, topic_of
 
@@ -331,9 +331,6 @@ def render_checks(console: Console, results: dict[str, list[Violation]]) -> None
         for v in real[:MAX_PROBLEMS_SHOWN]:
             console.print(Text(f"  {v.game_id} round {v.round_idx}: {escape_controls(str(v.detail))}"))
 
-
-LOG_CLASSES = ("custom_rule", "converted", "edited", "tool_written")
-"""The audit's other log classes, in the truth table's column order (pipeline/sql/macros/log_class.sql)."""
 
 
 def audit_markdown(results: dict[str, CheckResult]) -> str:

@@ -1,0 +1,228 @@
+"""The commands that write the warehouse: ``ingest``, ``derive`` and ``compact``, each under the writer's lock
+(pipeline.store.lock), with a progress bar on stderr."""
+
+from __future__ import annotations
+
+import time
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pipeline.cli.app import (
+    EXIT_QUARANTINED,
+    SchedulerOption,
+    WaitOption,
+    WarehouseOption,
+    WorkersOption,
+    app,
+    domain_errors,
+    err,
+    out,
+    path_argument,
+    usage,
+)  # fmt: skip
+from pipeline.cli.render import render_ingest
+from pipeline.compact import DEFAULT_MAX_GAMES, compact
+from pipeline.derive.run import derive, stale_parts
+from pipeline.errors import WarehouseError
+from pipeline.executors import default_workers, scheduler_problem
+from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
+from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
+from pipeline.store.lock import Holder, warehouse_lock
+from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
+
+
+def _waiting(holder: Holder | None) -> None:
+    """Say on stderr whom ``--wait`` waits for."""
+    who = holder.describe() if holder else "another process"
+    err.print(f"[yellow]waiting:[/yellow] {escape(who)} is writing to the warehouse", highlight=False, soft_wrap=True)
+
+
+def _writer(warehouse: Path, wait: bool) -> AbstractContextManager[None]:
+    """The writer's lock of a warehouse for a command (see pipeline.store.lock), waiting for another writer when
+    ``wait``, else raising WarehouseLockedError (exit 4) naming it."""
+    return warehouse_lock(warehouse, wait=wait, on_wait=_waiting)
+
+
+def _check_scheduler(scheduler: str | None) -> None:
+    """Exit 2 when ``--scheduler`` is neither 'local' nor a scheduler address."""
+    problem = scheduler_problem(scheduler) if scheduler is not None else None
+    if problem:
+        usage(problem)
+
+
+@app.command("ingest")
+@domain_errors
+def ingest_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Log files or folders (read recursively).", parser=path_argument, metavar="PATH"),
+    ],
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    batch_size: Annotated[int, typer.Option(help="Files per batch (bounds memory, per worker).", min=1)] = 1000,
+    run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
+    file_format: Annotated[
+        str | None, typer.Option("--format", help=f"Read every file as this format: {', '.join(PARSERS)}.")
+    ] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    rehash: Annotated[
+        bool,
+        typer.Option(
+            "--rehash",
+            help="Read every file the manifest holds and compare its content, not only its size and modification time.",
+        ),
+    ] = False,
+    max_file_mb: Annotated[
+        float,
+        typer.Option(
+            "--max-file-mb", min=0.001, help="Largest file or member read, decompressed (MiB); larger: quarantined."
+        ),
+    ] = DEFAULT_LIMITS.max_bytes / MiB,
+    follow_links: Annotated[
+        bool, typer.Option("--follow-links", help="Follow symbolic links out of the input paths (else: skipped).")
+    ] = False,
+    wait: WaitOption = False,
+) -> None:
+    """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
+    if file_format is not None and file_format not in PARSERS:
+        usage(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
+    _check_scheduler(scheduler)
+    files = discover_paths(paths, follow_links)  # listed once; containers are opened as their batch comes
+    n_workers = workers or default_workers()
+    with _writer(warehouse, wait):  # held through the derivation after the ingest
+        report = _ingest_with_progress(
+            paths, Warehouse(warehouse), files, batch_size=batch_size, file_format=file_format, derive=run_derive,
+            workers=n_workers, scheduler=scheduler, rehash=rehash, limits=Limits.of_file_mb(max_file_mb),
+            follow_links=follow_links,
+        )  # fmt: skip
+        if run_derive:
+            stale = stale_parts(Warehouse(warehouse))  # derived by another paipu version, or never
+            if stale:
+                _derive_with_progress(Warehouse(warehouse), stale, n_workers, scheduler)
+    if not report.all_read:
+        raise typer.Exit(EXIT_QUARANTINED)
+
+
+def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[str], **options: Any) -> IngestReport:
+    """Ingest ``files`` (found in ``paths``) into ``warehouse`` with a progress bar (files, games, games/s) and
+    print the summary; ``options`` are pipeline.ingest.ingest's. Returns the IngestReport."""
+    n_files = len(files)
+    done = games = 0
+    start = time.perf_counter()
+    columns = (
+        TextColumn("[bold]ingest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files · {task.fields[games]} games · {task.fields[rate]:.0f} games/s"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("ingest", total=n_files, games=0, rate=0.0)
+
+        def on_file(n_games: int) -> None:
+            nonlocal done, games
+            done += 1
+            games += n_games
+            rate = games / max(time.perf_counter() - start, 1e-9)
+            # a container's members are read one by one: the total grows when they outnumber the files
+            progress.update(task, completed=done, total=max(n_files, done), games=games, rate=rate)
+
+        report = ingest(paths, warehouse, on_file=on_file, files=files, **options)
+    render_ingest(out, report, time.perf_counter() - start)
+    return report
+
+
+def _derive_with_progress(
+    warehouse: Warehouse, parts: list[Path] | None, workers: int, scheduler: str | None = None
+) -> None:
+    start = time.perf_counter()
+    games = 0
+    columns = (TextColumn("[bold]derive"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task(
+            "derive", total=len(parts) if parts is not None else len(warehouse.table_files("games"))
+        )
+
+        def on_part(n_games: int) -> None:
+            nonlocal games
+            games += n_games
+            progress.update(task, advance=1)
+
+        report = derive(warehouse, parts, on_part=on_part, workers=workers, scheduler=scheduler)
+    seconds = time.perf_counter() - start
+    rows = ", ".join(f"{table} {n}" for table, n in (report.rows or {}).items())
+    out.print(f"derived: {games} games in {report.parts} parts ({seconds:.1f} s): {rows}")
+
+
+@app.command("derive")
+@domain_errors
+def derive_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    wait: WaitOption = False,
+) -> None:
+    """Run the rules layer again over the whole warehouse (hand states, waits, draw outcomes)."""
+    _check_scheduler(scheduler)
+    _require_warehouse(warehouse)
+    with _writer(warehouse, wait):
+        _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
+
+
+def _require_warehouse(warehouse: Path) -> None:
+    """Raise WarehouseError (exit 4) when nothing was ever ingested at ``warehouse``."""
+    if not Warehouse(warehouse).exists():
+        raise WarehouseError(f"no warehouse at {warehouse} (run `paipu ingest` first)")
+
+
+@app.command("compact")
+@domain_errors
+def compact_command(
+    warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
+    max_games: Annotated[
+        int,
+        typer.Option(
+            "--max-games",
+            help="Games per merged part at most (derive and replacing a game rewrite whole parts).",
+            min=1,
+        ),
+    ] = DEFAULT_MAX_GAMES,
+    workers: WorkersOption = None,
+    wait: WaitOption = False,
+) -> None:
+    """Merge each partition's small part files into fewer, larger ones (same rows, faster queries); run it
+    after a large ingest (it waits for, or refuses to run beside, another ingest, derive or compact)."""
+    _require_warehouse(warehouse)
+    start = time.perf_counter()
+    columns = (TextColumn("[bold]compact"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
+    with _writer(warehouse, wait), Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("compact", total=None)
+
+        def on_run(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = compact(Warehouse(warehouse), max_games, on_run=on_run, workers=workers or default_workers())
+    seconds = time.perf_counter() - start
+    out.print(
+        f"compacted: {report.games_moved} games into {report.runs} merged part{'' if report.runs == 1 else 's'}"
+        f" ({seconds:.1f} s); part files per table:",
+        highlight=False,
+    )
+    width = max(len(table) for table in report.parts_before)
+    for table, before in report.parts_before.items():
+        out.print(f"  {table:<{width}}  {before:>6} -> {report.parts_after[table]}", highlight=False)
+    if report.underived:
+        out.print(
+            f"{report.underived} small parts left alone: not derived by this paipu version "
+            "(run `paipu derive`, then compact again)",
+            highlight=False,
+        )
+    if report.old_schema:
+        out.print(f"{report.old_schema} small parts left alone: written with an older schema", highlight=False)
+
+
