@@ -44,17 +44,23 @@ STAGES = {
     "hand states": ("hands.py", "hand_states"),
     "visibility": ("visibility.py", "visibility"),
     "shanten, waits, karaten": ("analysis.py", "analyse_states"),
-    "draw outcomes": ("tables.py", "draw_outcome_columns"),
+    "draw outcomes": ("draws.py", "draw_outcomes"),
     "seat history (discards, riichi)": ("furiten.py", "seat_history"),
-    "own-discard furiten": ("tables.py", "own_discard_furiten"),
-    "hand_states columns": ("tables.py", "hand_state_columns"),
+    "own-discard furiten": ("hand_table.py", "own_discard_furiten"),
+    "hand_states columns": ("hand_table.py", "hand_state_columns"),
     "payments, next round": ("transitions.py", "transition_columns"),
-    "furiten, passes, win checks, aborts": ("furiten.py", "furiten_columns"),
+    "current waits": ("furiten.py", "current_waits"),
+    "passes (found, classified)": ("furiten.py", ("find_passes", "classify_passes")),
+    "furiten_passes columns (has_yaku)": ("furiten.py", "pass_columns"),
+    "furiten intervals": ("furiten.py", "interval_columns"),
+    "win checks": ("furiten.py", "win_check_columns"),
+    "aborts (could ron, abort checks)": ("aborts.py", ("could_ron_last", "abort_columns")),
     "scoring": ("scoring.py", "scoring_columns"),
     "to Arrow": ("__init__.py", "to_arrow"),
     "write Parquet": ("parquet.py", "write"),
 }
-"""Stage label -> (file name, function name) whose cumulative profile time is the stage's."""
+"""Stage label -> (file name, function name or names) whose cumulative profile time is the stage's (the
+derivations of pipeline.derive.registry.CHAIN, grouped)."""
 
 
 def build_tables() -> float:
@@ -74,7 +80,8 @@ def stage_seconds(profile: cProfile.Profile) -> dict[str, float]:
     out = dict.fromkeys(STAGES, 0.0)
     for (file, _, function), (_, _, _, cumulative, _) in stats.items():
         for label, (stage_file, stage_function) in STAGES.items():
-            if function == stage_function and file.endswith(stage_file):
+            names = (stage_function,) if isinstance(stage_function, str) else stage_function
+            if function in names and file.endswith(stage_file):
                 out[label] += cumulative
     return out
 

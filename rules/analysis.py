@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.hands import CODE, HandStates
-from rules.shanten import regular_distance, shanten, special_shanten_all
+from rules.shanten import shanten
 from rules.visibility import Visibility, at_states, closed_all_at
 from rules.waits import KIND_BITS, n_waits, waits_mask
 
@@ -45,13 +45,8 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
     n = len(states.round_id)
     between_turns = np.isin(states.after_action, [-1, CODE["discard"]])
     waiting = between_turns & (states.n_closed == 13 - 3 * states.n_calls.astype(np.int16))
-    # the regular form's distance serves both shanten (every state) and waits (states between turns)
-    distance = regular_distance(states.suit_index, states.n_calls)
-    # so do the seven-pairs and thirteen-orphans shanten
-    special = special_shanten_all(states.counts, states.n_calls, states.suit_index)
-    masks = waits_mask(
-        states.counts, states.n_calls, distance, states.suit_index, special, rows=np.flatnonzero(waiting)
-    )
+    # one batch serves both shanten (every state) and waits (states between turns)
+    masks = waits_mask(states.hands, rows=np.flatnonzero(waiting))
     tenpai = np.flatnonzero(masks != 0)
     live_public = np.full(n, -1, dtype=np.int16)
     live_actual = np.full(n, -1, dtype=np.int16)
@@ -65,7 +60,7 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
         )
     is_tenpai = masks != 0
     return {
-        "shanten": shanten(states.counts, states.n_calls, distance, states.suit_index, special),
+        "shanten": shanten(states.hands),
         "waits_mask": np.where(waiting, masks, -1),
         "n_waits": np.where(waiting, n_waits(masks), -1),
         "is_tenpai": np.where(waiting, is_tenpai, -1).astype(np.int8),

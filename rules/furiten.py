@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.hands import CODE, EventArrays, HandStates, grouped_cumsum_1d, is_action, last_row_per_round
+from rules.round_index import RoundIndex, round_bounds
 from rules.waits import KIND_BITS
 
 RELEASES = ("discard", "kakan")
@@ -44,31 +45,18 @@ def state_before(
     states: HandStates, events: EventArrays, rows: np.ndarray, seats: np.ndarray, usable: np.ndarray | None = None
 ) -> np.ndarray:
     """For queries (event row, seat): the seat's last state strictly before the event in the same round,
-    among the ``usable`` states (default all); -1 when there is none."""
+    among the ``usable`` states (default all); -1 when there is none (and for a row < 0)."""
     rows, seats = np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64)
-    mine = None if usable is None else np.flatnonzero(usable)
-    round_id, seat, event_row = (
-        (states.round_id, states.seat, states.event_row)
-        if mine is None
-        else (states.round_id[mine], states.seat[mine], states.event_row[mine])
-    )
-    if not len(seat) or not len(rows):
-        return np.full(len(rows), -1, dtype=np.int64)
-    query_round = events.round_id[np.maximum(rows, 0)]
-    # states come in (round, seat, event row) order, the deal (row -1) first: the round's by a search on the
-    # rounds, then the first at or after (seat, row) by a binary search within them (a round holds few states)
-    round_bounds = np.searchsorted(round_id, np.arange(len(events.hands_start) + 1))  # sorted queries: fast
-    start = round_bounds[query_round]
-    low, high = start, round_bounds[query_round + 1]
-    while (searching := low < high).any():
-        middle = (low + high) >> 1
-        at = np.minimum(middle, len(seat) - 1)
-        before = (seat[at] < seats) | ((seat[at] == seats) & (event_row[at] < rows))
-        low = np.where(searching & before, middle + 1, low)
-        high = np.where(searching & ~before, middle, high)
-    found = np.maximum(low - 1, 0)
-    ok = (low > start) & (seat[found] == seats) & (rows >= 0)
-    return np.where(ok, found if mine is None else mine[found], -1)
+    index = state_index(states, len(events.action), usable)
+    found = index.previous(events.round_id[np.maximum(rows, 0)], seats, rows)
+    return np.where(rows >= 0, found, -1)
+
+
+def state_index(states: HandStates, n_events: int, usable: np.ndarray | None = None) -> RoundIndex:
+    """The RoundIndex of the hand states (among ``usable``, default all) by round, seat and event row (the
+    deal at -1); its items are the states' numbers."""
+    mine = np.arange(len(states.round_id)) if usable is None else np.flatnonzero(usable)
+    return RoundIndex.build(states.round_id[mine], states.seat[mine], states.event_row[mine], n_events, mine)
 
 
 def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArrays) -> np.ndarray:
@@ -79,7 +67,7 @@ def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArray
     rows is then every seat's waits (exact: the sums telescope)."""
     n = len(events.action)
     # where each round's events begin and end (a round without events: where they would)
-    bounds = np.searchsorted(events.round_id, np.arange(len(events.hands_start) + 1), side="left")
+    bounds = round_bounds(events.round_id, len(events.hands_start))
     # the first event row each state holds for: a deal from its round's first event, a state after an event
     # from the next one; a state after its round's last event holds for none
     start = np.where(states.event_row >= 0, states.event_row + 1, bounds[states.round_id])
@@ -113,15 +101,15 @@ def first_discards(events: EventArrays) -> np.ndarray:
 
 @dataclass
 class SeatHistory:
-    """Each seat's events that the furiten rules look back at, found once per part: (lists by seat) the rows
-    of its riichi declarations, of its discards and of its other hand changes (ascending); and for every
-    seat's first discard of each kind in a round its key ((round x 4 + seat) x (n_events + 1) + row,
-    ascending) and the kinds the seat had discarded in the round up to and including it (a 34-bit mask)."""
+    """Each seat's events that the furiten rules look back at, found once per part, as RoundIndex of event rows
+    by (round, seat): its riichi declarations, its discards and its other hand changes; and every seat's first
+    discard of each kind in a round (items: positions in ``discarded``) with ``discarded``, the kinds the seat
+    had discarded in the round up to and including that discard (a 34-bit mask)."""
 
-    riichi: list[np.ndarray]
-    discards: list[np.ndarray]
-    changes: list[np.ndarray]
-    first_keys: np.ndarray
+    riichi: RoundIndex
+    discards: RoundIndex
+    changes: RoundIndex
+    first_discards: RoundIndex
     discarded: np.ndarray
 
 
@@ -146,38 +134,29 @@ def seat_history(events: EventArrays) -> SeatHistory:
     # each kind's bit joins the running mask once per (round, seat): a running sum is the running OR
     new_group = np.flatnonzero(np.diff(group, prepend=-1))
     discarded = grouped_cumsum_1d(KIND_BITS[first_kind], new_group, np.int64)
-    history = SeatHistory([], [], [], group * (n_events + 1) + first_row, discarded)
-    for seat in range(4):
-        rows = np.flatnonzero(events.seat == seat)
-        action = events.action[rows]
-        history.riichi.append(rows[action == CODE["riichi"]])
-        history.discards.append(rows[action == CODE["discard"]])
-        history.changes.append(rows[is_action(action, HAND_CHANGES)])
-    return history
+    seated = (events.seat >= 0) & (events.seat < 4)
+
+    def by_seat(mask: np.ndarray) -> RoundIndex:
+        rows = np.flatnonzero(mask & seated)
+        return RoundIndex.of_rows(events.round_id, rows, events.seat[rows])
+
+    return SeatHistory(
+        riichi=by_seat(events.action == CODE["riichi"]),
+        discards=by_seat(events.action == CODE["discard"]),
+        changes=by_seat(is_action(events.action, HAND_CHANGES)),
+        first_discards=RoundIndex.build(group // 4, group % 4, first_row, n_events),
+        discarded=discarded,
+    )
 
 
 def discarded_mask(
     history: SeatHistory, events: EventArrays, rows: np.ndarray, seats: np.ndarray, inclusive: bool
 ) -> np.ndarray:
     """Kinds each seat discarded in the round before (or up to and including) each event row, as masks."""
-    keys = history.first_keys
-    if not len(keys):
-        return np.zeros(len(rows), dtype=np.int64)
-    stride = len(events.action) + 1
-    group_start = (events.round_id[rows] * 4 + seats) * stride  # the key of the (round, seat)'s row 0
-    pos = np.searchsorted(keys, group_start + rows, side="right" if inclusive else "left") - 1
-    found = np.maximum(pos, 0)
-    same_group = (pos >= 0) & (keys[found] >= group_start) & (seats >= 0) & (seats < 4)
-    return np.where(same_group, history.discarded[found], 0)
-
-
-def _last_row_before(mine: np.ndarray, events: EventArrays, queries: np.ndarray) -> np.ndarray:
-    """For each query row: the last of the rows ``mine`` (ascending) before it in the same round; else -1."""
-    if not len(mine):
-        return np.full(len(queries), -1, dtype=np.int64)
-    pos = np.searchsorted(mine, queries, side="left") - 1
-    found = mine[np.maximum(pos, 0)]
-    return np.where((pos >= 0) & (events.round_id[found] == events.round_id[queries]), found, -1)
+    found = history.first_discards.previous(events.round_id[rows], seats, rows, inclusive)
+    if not len(history.discarded):
+        return np.zeros(len(found), dtype=np.int64)
+    return np.where(found >= 0, history.discarded[np.maximum(found, 0)], 0)
 
 
 def find_passes(
@@ -207,29 +186,11 @@ def find_passes(
 def _declined_tsumo_at(events: EventArrays, history: SeatHistory, rows: np.ndarray) -> np.ndarray:
     """For event rows: a discard of the tile its seat's last hand-changing event drew (a tsumogiri)."""
     action, tile = events.action, events.tile
+    at = np.flatnonzero(action[rows] == CODE["discard"])
+    last_change = history.changes.previous(events.round_id[rows[at]], events.seat[rows[at]], rows[at])
+    drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
     out = np.zeros(len(rows), dtype=bool)
-    for seat in range(4):
-        at = np.flatnonzero((events.seat[rows] == seat) & (action[rows] == CODE["discard"]))
-        last_change = _last_row_before(history.changes[seat], events, rows[at])
-        drew = (last_change >= 0) & (action[np.maximum(last_change, 0)] == CODE["draw"])
-        out[at] = drew & (tile[np.maximum(last_change, 0)] == tile[rows[at]])
-    return out
-
-
-def _last_pass_before(
-    pass_rows: np.ndarray, pass_seats: np.ndarray, rows: np.ndarray, seats: np.ndarray, events: EventArrays
-) -> np.ndarray:
-    """For queries (row, seat): the row of that seat's last pass (by another's tile) before it, else -1."""
-    out = np.full(len(rows), -1, dtype=np.int64)
-    for seat in range(4):
-        mine = np.sort(pass_rows[pass_seats == seat])
-        at = np.flatnonzero(seats == seat)
-        if not len(mine) or not len(at):
-            continue
-        pos = np.searchsorted(mine, rows[at], side="left") - 1
-        found = mine[np.maximum(pos, 0)]
-        ok = (pos >= 0) & (events.round_id[found] == events.round_id[rows[at]])
-        out[at] = np.where(ok, found, -1)
+    out[at] = drew & (tile[np.maximum(last_change, 0)] == tile[rows[at]])
     return out
 
 
@@ -248,13 +209,12 @@ def furiten_before(
     """
     pass_rows, pass_seats = passes
     by_other = events.seat[pass_rows] != pass_seats
-    riichi_row = np.full(len(rows), -1, dtype=np.int64)
-    last_discard = np.full(len(rows), -1, dtype=np.int64)
-    for seat in range(4):
-        at = seats == seat
-        riichi_row[at] = _last_row_before(history.riichi[seat], events, rows[at])
-        last_discard[at] = _last_row_before(history.discards[seat], events, rows[at])
-    prev = _last_pass_before(pass_rows[by_other], pass_seats[by_other], rows, seats, events)
+    query_round = events.round_id[rows]
+    riichi_row = history.riichi.previous(query_round, seats, rows)
+    last_discard = history.discards.previous(query_round, seats, rows)
+    # the seat's last pass by another's tile before the event
+    others = RoundIndex.of_rows(events.round_id, pass_rows[by_other], pass_seats[by_other])
+    prev = others.previous(query_round, seats, rows)
     own = (waits[rows, seats] & discarded_mask(history, events, rows, seats, inclusive=False)) != 0
     in_riichi = riichi_row >= 0
     temporary = (prev >= 0) & (prev > last_discard)
@@ -312,14 +272,7 @@ def furiten_intervals(
     by_other = passes.from_seat != passes.seat
     temp = by_other & (passes.kind == "temporary")
     rows, seats = passes.event_row[temp], passes.seat[temp]
-    next_discard = np.full(len(rows), -1, dtype=np.int64)
-    for seat in range(4):
-        mine = history.discards[seat]
-        at = np.flatnonzero(seats == seat)
-        pos = np.searchsorted(mine, rows[at], side="right")
-        found = mine[np.minimum(pos, len(mine) - 1)] if len(mine) else np.zeros(len(at), dtype=np.int64)
-        ok = (pos < len(mine)) & (events.round_id[found] == events.round_id[rows[at]]) if len(mine) else False
-        next_discard[at] = np.where(ok, found, -1)
+    next_discard = history.discards.next(events.round_id[rows], seats, rows)
     # passes before the same next discard make one temporary interval, from the first of them
     t_key = np.stack([events.round_id[rows], seats, next_discard], axis=1)
     t_key, t_first = np.unique(t_key, axis=0, return_index=True) if len(rows) else (np.zeros((0, 3), int), [])

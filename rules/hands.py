@@ -11,9 +11,11 @@ Inputs are plain arrays (see ``EventArrays``); nothing here reads files.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
+from rules.hand_batch import HandBatch
 from rules.running import n_words, packed_deltas, running_sums_in_groups, unpack_counts, wrapped_cells
 
 ACTIONS = (
@@ -106,6 +108,11 @@ class HandStates:
     """(N, 4) int64 base-5 index of each suit's counts (as rules.shanten.suit_indices gives)."""
     n_closed: np.ndarray
     """Closed tiles held in each state (int16)."""
+
+    @cached_property
+    def hands(self) -> HandBatch:
+        """The states' hands as one HandBatch (computed once: shanten, waits and later questions share it)."""
+        return HandBatch.of(self.counts, self.n_calls, self.suit_index)
 
 
 def last_row_per_round(events: EventArrays, rows_mask: np.ndarray) -> np.ndarray:

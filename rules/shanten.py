@@ -12,12 +12,17 @@ class tables (rules.suit_classes); seven pairs and thirteen orphans count the ki
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from rules.compiled import njit
 from rules.suit_classes import SuitClasses, suit_classes
 from rules.suit_tables import MAX_MELDS
 from rules.tiles import N_KINDS, TERMINALS_HONORS_34
+
+if TYPE_CHECKING:
+    from rules.hand_batch import HandBatch
 
 SUIT_SLICES = (slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
 """34-kinds of man, pin, sou, honors."""
@@ -216,45 +221,27 @@ def kokushi_shanten(counts: np.ndarray) -> np.ndarray:
     return special_shanten(counts)[1]
 
 
-def shanten(
-    counts: np.ndarray,
-    n_calls: np.ndarray | int = 0,
-    distance: np.ndarray | None = None,
-    indices: np.ndarray | None = None,
-    special: tuple[np.ndarray, np.ndarray] | None = None,
-) -> np.ndarray:
+def shanten(hands: HandBatch | np.ndarray, n_calls: np.ndarray | int = 0) -> np.ndarray:
     """Return the shanten of each hand (N,) int8: min of regular, seven pairs, thirteen orphans.
 
-    ``counts`` is (N, 34) closed-tile counts with 13 - 3 x n_calls tiles (or one more, mid-turn),
-    ``n_calls`` the calls of each hand (an int or (N,)); ``distance``, ``indices`` and ``special``: the
-    regular_distance, the suit_indices and the (seven pairs, thirteen orphans) shanten of the hands when
-    already known (the last two (N,) arrays, read only for hands without calls). Seven pairs and thirteen
-    orphans apply only to hands without calls.
+    ``hands`` is a rules.hand_batch.HandBatch (its suit indices, regular distance and special shanten are read,
+    not computed again), or (N, 34) closed-tile counts with ``n_calls`` the calls of each hand (an int or (N,));
+    a hand holds 13 - 3 x n_calls tiles (or one more, mid-turn). Seven pairs and thirteen orphans apply only to
+    hands without calls.
     """
-    counts = as_counts(counts)
+    counts, calls, distance, indices, chiitoitsu, kokushi = kernel_hands(hands, n_calls)
     out = np.empty(len(counts), dtype=np.int8)
-    chiitoitsu, kokushi = (None, None) if special is None else special
-    _shanten_kernel(
-        counts,
-        as_calls(n_calls, len(counts)),
-        given(distance, np.int8, NO_ROWS_INT8),
-        given(indices, np.int64, NO_INDICES),
-        given(chiitoitsu, np.int64, NO_ROWS_INT64),
-        given(kokushi, np.int64, NO_ROWS_INT64),
-        kernel_tables(),
-        out,
-    )
+    _shanten_kernel(counts, calls, distance, indices, chiitoitsu, kokushi, kernel_tables(), out)
     return out
 
 
-def special_shanten_at(
-    counts: np.ndarray, indices: np.ndarray | None, rows: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Seven-pairs and thirteen-orphans shanten of the hands at ``rows``: read from ``known`` (as
-    special_shanten_all gives them) when given, else computed by special_shanten."""
-    if known is None:
-        return special_shanten(counts, indices, rows)
-    return known[0][rows], known[1][rows]
+def kernel_hands(hands: HandBatch | np.ndarray, n_calls: np.ndarray | int = 0) -> tuple[np.ndarray, ...]:
+    """(counts, calls, distance, indices, chiitoitsu, kokushi) as the kernels take them: a HandBatch's, or for
+    counts (N, 34) with ``n_calls``, the last four of length 0 (the kernels compute them as they go)."""
+    if isinstance(hands, np.ndarray):
+        counts = as_counts(hands)
+        return counts, as_calls(n_calls, len(counts)), NO_ROWS_INT8, NO_INDICES, NO_ROWS_INT64, NO_ROWS_INT64
+    return hands.counts, hands.n_calls, hands.distance, hands.suit_index, hands.chiitoitsu, hands.kokushi
 
 
 def special_shanten_all(

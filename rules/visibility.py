@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.hands import CALLS, CODE, EventArrays, HandStates, is_action
+from rules.round_index import RoundIndex
 from rules.running import running_counts, wrapped_cells
 from rules.tiles import N_KINDS
 
@@ -79,17 +80,15 @@ def closed_all_at(states: HandStates, round_id: np.ndarray, event_row: np.ndarra
 
     ``states`` must be in rules.hands.hand_states order: by round, seat, then event row (the deal first).
     """
-    # one sortable key per state: its (round, seat) group, then its event row (the deal's -1 first)
-    group = states.round_id.astype(np.int64) * 4 + states.seat
-    keys = group * (1 << 32) + (states.event_row + 1)
-    wanted_group = round_id.astype(np.int64)[:, None] * 4 + np.arange(4)
-    found = np.searchsorted(keys, wanted_group * (1 << 32) + (event_row + 1)[:, None], side="right") - 1
-    found = np.maximum(found, 0)
+    n_positions = max(int(states.event_row.max(initial=-1)), int(np.max(event_row, initial=-1))) + 1
+    index = RoundIndex.build(states.round_id, states.seat, states.event_row, n_positions)
+    round_id = np.asarray(round_id, dtype=np.int64)
+    found = index.previous(round_id[:, None], np.arange(4), np.asarray(event_row)[:, None], inclusive=True)
     # each seat's hand, gathered as whole 34-byte rows; none where the state found is not that seat's in that
     # round (a seat without a hand, as in sanma)
     rows = np.ascontiguousarray(states.counts, dtype=np.int8).view(np.dtype((np.void, N_KINDS))).ravel()
-    hands = np.take(rows, found).view(np.int8).reshape(len(found), 4, N_KINDS)
-    hands[group[found] != wanted_group] = 0
+    hands = np.take(rows, np.maximum(found, 0)).view(np.int8).reshape(len(found), 4, N_KINDS)
+    hands[found < 0] = 0
     return hands[:, 0] + hands[:, 1] + hands[:, 2] + hands[:, 3]
 
 

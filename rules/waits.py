@@ -9,6 +9,8 @@ like that as noten; see rules.karaten.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from rules.compiled import njit
@@ -24,12 +26,16 @@ from rules.shanten import (
     chiitoitsu_shanten,
     distance_of_classes,
     given,
+    kernel_hands,
     kernel_tables,
     kokushi_shanten,
     special_of,
     suit_index_of,
 )
 from rules.tiles import N_KINDS, TERMINALS_HONORS_34
+
+if TYPE_CHECKING:
+    from rules.hand_batch import HandBatch
 
 KIND_BITS = np.int64(1) << np.arange(N_KINDS, dtype=np.int64)
 """Bit of each 34-kind in a ``*_mask`` column."""
@@ -193,38 +199,21 @@ def kokushi_waits(counts: np.ndarray, shanten: np.ndarray | None = None) -> np.n
 
 
 def waits_mask(
-    counts: np.ndarray,
-    n_calls: np.ndarray | int = 0,
-    distance: np.ndarray | None = None,
-    indices: np.ndarray | None = None,
-    special: tuple[np.ndarray, np.ndarray] | None = None,
-    rows: np.ndarray | None = None,
+    hands: HandBatch | np.ndarray, n_calls: np.ndarray | int = 0, rows: np.ndarray | None = None
 ) -> np.ndarray:
     """Return every hand's waits as a 34-bit mask (N,) int64, over all forms; 0 when not tenpai.
 
-    ``counts`` (N, 34) closed-tile counts holding 13 - 3 x n_calls tiles; ``n_calls`` int or (N,).
-    Seven pairs and thirteen orphans count only for hands without calls. ``distance``, ``indices`` and
-    ``special``: the hands' regular_distance, suit_indices and (seven pairs, thirteen orphans) shanten when
-    already known (the last two (N,) arrays, read only for hands without calls). ``rows``: the positions of
-    the hands to look at, when not all (the others get 0).
+    ``hands`` is a rules.hand_batch.HandBatch (what it holds is read, not computed again), or (N, 34)
+    closed-tile counts with ``n_calls`` (an int or (N,)); a hand holds 13 - 3 x n_calls tiles. Seven pairs and
+    thirteen orphans count only for hands without calls. ``rows``: the positions of the hands to look at, when
+    not all (the others get 0).
     """
-    counts = as_counts(counts)
+    counts, calls, distance, indices, chiitoitsu, kokushi = kernel_hands(hands, n_calls)
     masks = np.zeros(len(counts), dtype=np.int64)
     rows = np.arange(len(counts), dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
-    chiitoitsu, kokushi = (None, None) if special is None else special
     _waits_kernel(
-        counts,
-        as_calls(n_calls, len(counts)),
-        rows,
-        given(distance, np.int8, NO_ROWS_INT8),
-        given(indices, np.int64, NO_INDICES),
-        given(chiitoitsu, np.int64, NO_ROWS_INT64),
-        given(kokushi, np.int64, NO_ROWS_INT64),
-        True,
-        True,
-        kernel_tables(),
-        masks,
-    )
+        counts, calls, rows, distance, indices, chiitoitsu, kokushi, True, True, kernel_tables(), masks
+    )  # fmt: skip
     return masks
 
 

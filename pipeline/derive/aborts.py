@@ -10,42 +10,37 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs, game_ids_of, has_quirk, per_seat
-from pipeline.sources.base import RULE_TRIPLE_RON_WINS
+from pipeline.derive.round_arrays import RoundArrays
 from rules.aborts import derive_aborts
 from rules.furiten import RELEASES, SeatHistory, furiten_before
-from rules.hands import is_action, last_row_per_round
+from rules.hands import EventArrays, is_action, last_row_per_round
+from rules.tenhou_draws import DRAW_KINDS_WITH_HANDS
 from rules.waits import KIND_BITS
 
 
-def could_ron_last(inputs: RoundInputs, waits: np.ndarray, history: SeatHistory, passes: tuple) -> np.ndarray:
+def could_ron_last(
+    rounds: RoundArrays, ev: EventArrays, waits: np.ndarray, history: SeatHistory, passes: tuple
+) -> np.ndarray:
     """(n_rounds,) seats that could ron the round's last discard or added kan (waits, not furiten)."""
-    ev = inputs.arrays
-    n_rounds = inputs.rounds.num_rows
+    n_rounds = len(rounds)
     last = last_row_per_round(ev, is_action(ev.action, RELEASES))
-    rounds = np.flatnonzero(last >= 0)
-    rows = np.repeat(last[rounds], 4)
-    seats = np.tile(np.arange(4), len(rounds))
+    with_release = np.flatnonzero(last >= 0)
+    rows = np.repeat(last[with_release], 4)
+    seats = np.tile(np.arange(4), len(with_release))
     bit = KIND_BITS[ev.tile[rows] // 4]
     own, temporary, riichi, _ = furiten_before(ev, passes, waits, history, rows, seats)
     can = ((waits[rows, seats] & bit) != 0) & (ev.seat[rows] != seats) & ~(own | temporary | riichi)
     out = np.zeros(n_rounds, dtype=np.int64)
-    np.add.at(out, np.repeat(rounds, 4), can.astype(np.int64))
+    np.add.at(out, np.repeat(with_release, 4), can.astype(np.int64))
     return out
 
 
-def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]:
+def abort_columns(rounds: RoundArrays, events: EventArrays, could_ron: np.ndarray) -> dict[str, dict]:
     """Columns of abort_checks (per round) and kyuushu (per seat's first draw)."""
-    rounds = inputs.rounds
-    no_sanchahou = has_quirk(rounds, RULE_TRIPLE_RON_WINS)
-    aborts = derive_aborts(
-        inputs.arrays, rounds["n_winners"].to_numpy().astype(np.int64), np.where(no_sanchahou, 0, could_ron)
-    )
-    logged = rounds["draw_kind"].fill_null("").to_numpy(zero_copy_only=False)  # object: str
-    abortive_logged = np.where(np.isin(logged, ["", "exhaustive", "nagashi_mangan"]), "", logged)
-    game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
-    round_idx = rounds["round_idx"].to_numpy()
-    shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)
+    aborts = derive_aborts(events, rounds.n_winners, np.where(rounds.has_triple_ron_wins, 0, could_ron))
+    logged = rounds.draw_kind  # object: str
+    abortive_logged = np.where(np.isin(logged, ["", *DRAW_KINDS_WITH_HANDS]), "", logged)
+    game_ids, round_idx, shown = rounds.game_id, rounds.round_idx, rounds.is_shown
     round_ids, seats = np.nonzero(aborts.first_draw_event_idx >= 0)
     return {
         "abort_checks": {
@@ -61,7 +56,7 @@ def abort_columns(inputs: RoundInputs, could_ron: np.ndarray) -> dict[str, dict]
             "n_could_ron_last": could_ron,
         },
         "kyuushu": {
-            "game_id": game_ids_of(rounds, round_ids),
+            "game_id": rounds.game_codes(round_ids),
             "round_idx": round_idx[round_ids],
             "seat": seats,
             "first_draw_event_idx": aborts.first_draw_event_idx[round_ids, seats],

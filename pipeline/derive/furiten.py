@@ -10,24 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pyarrow.compute as pc
 
 from pipeline.columns import Coded
-from pipeline.derive.aborts import abort_columns, could_ron_last
-from pipeline.derive.inputs import RoundInputs, per_seat, seat_sets
-from rules.furiten import (
-    FURITEN_KINDS,
-    RELEASES,
-    Passes,
-    SeatHistory,
-    classify_passes,
-    current_waits,
-    find_passes,
-    furiten_before,
-    furiten_intervals,
-    state_before,
-)
-from rules.hands import CODE, HandStates, events_of_rounds, is_action, last_row_per_round
+from pipeline.derive.inputs import RoundInputs
+from pipeline.derive.round_arrays import RoundArrays
+from rules.furiten import FURITEN_KINDS, RELEASES, Passes, SeatHistory, furiten_before, furiten_intervals, state_before
+from rules.hands import CODE, EventArrays, HandStates, events_of_rounds, is_action, last_row_per_round
 from rules.scoring import Context, has_yaku, melds_before, ron_hands
 from rules.scoring.situation import situations
 from rules.waits import KIND_BITS, waits_mask
@@ -49,7 +37,7 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     seats = wins["seat"].to_numpy().astype(np.int64)
     rows = win_rows(inputs, round_of_win)
     before = state_before(states, inputs.arrays, rows, seats)
-    masks = waits_mask(states.counts[before], states.n_calls[before])
+    masks = waits_mask(states.hands.take(before))
     tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
     own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, history, rows, seats)
     ron = ~wins["is_tsumo"].to_numpy(zero_copy_only=False)
@@ -74,7 +62,7 @@ def pass_has_yaku(inputs: RoundInputs, states: HandStates, passes: Passes) -> np
     The hand is the passer's closed tiles just before the tile came plus that tile, with the melds it
     had called; a passed tsumo (the seat's own draw, let go by its tsumogiri) is scored as a tsumo at that draw,
     the rest as rons."""
-    ev, rounds = inputs.arrays, inputs.rounds
+    ev, rounds = inputs.arrays, inputs.round_arrays
     rows, seats = passes.event_row, passes.seat
     before = state_before(states, ev, rows, seats)
     rid = ev.round_id[rows]
@@ -93,39 +81,32 @@ def pass_has_yaku(inputs: RoundInputs, states: HandStates, passes: Passes) -> np
     local_rows, local_rid = np.searchsorted(own_rows, win_rows), np.searchsorted(with_passes, rid)
     hands = ron_hands(counts, passes.tile // 4, *melds_before(own_events, local_rows, seats))
     hands = replace(hands, is_tsumo=is_tsumo)
-    dealer = rounds["dealer"].to_numpy().astype(np.int64)[rid]
-    n_players = rounds["n_players"].to_numpy().astype(np.int64)[rid]
+    dealer, n_players = rounds.dealer[rid], rounds.n_players[rid]
     flags = situations(own_events, local_rid, seats, is_tsumo, dealer, n_players, win_row=local_rows)
     context = Context.plain(
         len(rows),
         seat_wind=(seats - dealer) % n_players,
-        round_wind=rounds["round_wind"].to_numpy().astype(np.int64)[rid],
-        has_kuitan=rounds["has_kuitan"].to_numpy(zero_copy_only=False).astype(bool)[rid],
+        round_wind=rounds.round_wind[rid],
+        has_kuitan=rounds.has_kuitan[rid],
         **flags,
     )
     return has_yaku(hands, context).astype(np.int8)
 
 
-def furiten_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], history: SeatHistory, own: np.ndarray
-) -> dict[str, dict]:
-    """The furiten_passes, win_checks, abort_checks and kyuushu tables of one part (sanchahou needs the
-    furiten of every seat); ``history`` from rules.furiten.seat_history."""
-    ev, rounds = inputs.arrays, inputs.rounds
-    waits = current_waits(states, analysis["waits_mask"], ev)
-    # the seats that declared ron on the last discard: the winners, or the three of a triple-ron abort
-    # (Tenhou shows their hands)
-    sanchahou = pc.equal(rounds["draw_kind"], "sanchahou").fill_null(False).to_numpy(zero_copy_only=False)
-    shown = per_seat(rounds["is_shown"], rounds.num_rows, False).astype(bool)
-    declared = seat_sets(rounds["ron_seats"], rounds.num_rows) | (sanchahou[:, None] & shown)
-    passes = find_passes(ev, waits, declared, history)
-    classified = classify_passes(ev, passes, waits, history)
-    game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
+def declared_ron(rounds: RoundArrays) -> np.ndarray:
+    """(n_rounds, 4) the seats that declared ron on the round's last discard: the winners, or the three of a
+    triple-ron abort (Tenhou shows their hands)."""
+    return rounds.is_ron_winner | ((rounds.draw_kind == "sanchahou")[:, None] & rounds.is_shown)
+
+
+def pass_columns(inputs: RoundInputs, states: HandStates, classified: Passes) -> dict:
+    """Columns of the furiten_passes table, one row per pass (rules.furiten.classify_passes)."""
+    ev, rounds = inputs.arrays, inputs.round_arrays
     rid = ev.round_id[classified.event_row]
     kind_codes = np.select([classified.kind == k for k in FURITEN_KINDS], range(len(FURITEN_KINDS)), -1)
-    passes_table = {
-        "game_id": game_ids[rid],
-        "round_idx": rounds["round_idx"].to_numpy()[rid],
+    return {
+        "game_id": rounds.game_id[rid],
+        "round_idx": rounds.round_idx[rid],
         "event_idx": ev.event_idx[classified.event_row],
         "seat": classified.seat,
         "tile": classified.tile,
@@ -137,17 +118,19 @@ def furiten_columns(
         "furiten_kind": Coded(kind_codes.astype(np.int8), FURITEN_KINDS),
         "has_yaku": pass_has_yaku(inputs, states, classified),
     }
+
+
+def interval_columns(
+    rounds: RoundArrays, ev: EventArrays, states: HandStates, own: np.ndarray, classified: Passes,
+    history: SeatHistory,
+) -> dict:  # fmt: skip
+    """Columns of the furiten table: every furiten interval (rules.furiten.furiten_intervals)."""
     intervals = furiten_intervals(ev, states, own, classified, history)
     return {
-        "furiten": {
-            "game_id": game_ids[intervals.round_id],
-            "round_idx": rounds["round_idx"].to_numpy()[intervals.round_id],
-            "seat": intervals.seat,
-            "kind": Coded(intervals.kind, FURITEN_KINDS),
-            "start_event_idx": ev.event_idx[intervals.start_row],
-            "end_event_idx": np.where(intervals.end_row >= 0, ev.event_idx[np.maximum(intervals.end_row, 0)], -1),
-        },
-        "furiten_passes": passes_table,
-        "win_checks": win_check_columns(inputs, states, waits, history, passes),
-        **abort_columns(inputs, could_ron_last(inputs, waits, history, passes)),
+        "game_id": rounds.game_id[intervals.round_id],
+        "round_idx": rounds.round_idx[intervals.round_id],
+        "seat": intervals.seat,
+        "kind": Coded(intervals.kind, FURITEN_KINDS),
+        "start_event_idx": ev.event_idx[intervals.start_row],
+        "end_event_idx": np.where(intervals.end_row >= 0, ev.event_idx[np.maximum(intervals.end_row, 0)], -1),
     }

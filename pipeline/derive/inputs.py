@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.columns import Coded
+from pipeline.derive.round_arrays import RoundArrays, games_of_rounds, round_arrays
 from pipeline.schema import TABLES, arrow_schema
 from rules.hands import CODE, EventArrays
 
@@ -64,6 +64,11 @@ class RoundInputs:
         """(n_wins,) each win's round: its position in ``rounds``, -1 when its round is not there (found once,
         read by the furiten, scoring and seat derivations)."""
         return round_positions(self.rounds, self.wins)
+
+    @cached_property
+    def round_arrays(self) -> RoundArrays:
+        """The rounds as typed arrays (read from Arrow once, by every derivation)."""
+        return round_arrays(self.rounds)
 
 
 PartTables = dict[str, pa.Table]
@@ -174,7 +179,7 @@ def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
     (game_id, round_idx); -1 for a row whose round is not there."""
     if not rounds.num_rows or not rows.num_rows:
         return np.full(rows.num_rows, -1, dtype=np.int64)
-    game_ids, game_of_round = _games_of_rounds(rounds)
+    game_ids, game_of_round = games_of_rounds(rounds)
     # each row's game as a position among the rounds' games: hash the row ids once, look up the distinct ones
     encoded = pc.dictionary_encode(rows["game_id"]).combine_chunks()
     game_of_value = pc.index_in(encoded.dictionary, value_set=pa.array(game_ids, pa.string()))
@@ -236,49 +241,6 @@ def _action_codes(actions: pa.ChunkedArray) -> np.ndarray:
     known = pa.array(list(CODE))
     codes = _per_value(actions, lambda values: pc.index_in(values, value_set=known).fill_null(-1))
     return np.concatenate([c.to_numpy(zero_copy_only=False) for c in codes]) if codes else np.zeros(0, np.int64)
-
-
-def per_seat(column: pa.ChunkedArray, n: int, fill: object = 0) -> np.ndarray:
-    """(n, 4) array of a list column with one value per seat (scores, deltas, shown flags); null rows
-    and null values read as ``fill``."""
-    lists = column.combine_chunks()
-    # the non-null rows' values, placed by row (filling a list column's nulls in Arrow is far slower)
-    values = pc.list_flatten(lists).fill_null(fill).to_numpy(zero_copy_only=False)
-    out = np.full((n, 4), fill, dtype=values.dtype)
-    out[lists.is_valid().to_numpy(zero_copy_only=False)] = values.reshape(-1, 4)
-    return out
-
-
-def game_ids_of(rounds: pa.Table, round_ids: np.ndarray) -> Coded:
-    """The game id of the rounds ``round_ids`` (positions in ``rounds``, which are in game order) as codes into
-    the part's game ids: a hand_states' worth of ids is turned into Arrow far faster than as Python strings."""
-    game_ids, game_of_round = _games_of_rounds(rounds)
-    return Coded(game_of_round[round_ids].astype(np.int32), tuple(game_ids.tolist()))
-
-
-def _games_of_rounds(rounds: pa.Table) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct game ids of ``rounds`` (in game order) and each round's position among them."""
-    ids = rounds["game_id"].to_numpy(zero_copy_only=False)
-    new_game = np.r_[True, ids[1:] != ids[:-1]] if len(ids) else np.zeros(0, dtype=bool)
-    return ids[new_game], np.cumsum(new_game) - 1
-
-
-def has_quirk(rounds: pa.Table, quirk: str) -> np.ndarray:
-    """(n_rounds,) bool: the round's game lists ``quirk`` in games.log_quirks (e.g. a rule such as
-    'rule:triple_ron_wins' that a format records for its games)."""
-    quirks = rounds["log_quirks"].combine_chunks()
-    hits = pc.equal(pc.list_flatten(quirks), quirk).to_numpy(zero_copy_only=False)
-    out = np.zeros(rounds.num_rows, dtype=bool)
-    out[pc.list_parent_indices(quirks).to_numpy()[hits]] = True
-    return out
-
-
-def seat_sets(column: pa.ChunkedArray, n: int) -> np.ndarray:
-    """(n, 4) bool from a list<seat> column (e.g. the winners of each round; null: none)."""
-    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
-    out = np.zeros((n, 4), dtype=bool)
-    out[np.repeat(np.arange(n), lengths), pc.list_flatten(column).to_numpy(zero_copy_only=False)] = True
-    return out
 
 
 def split_inputs(inputs: RoundInputs, games_per_chunk: int = GAMES_PER_CHUNK) -> Iterator[RoundInputs]:

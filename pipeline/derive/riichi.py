@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs
-from rules.hands import CODE, HandStates
+from pipeline.derive.round_arrays import RoundArrays
+from rules.hands import CODE, EventArrays, HandStates
 
 
 def riichi_columns(
-    inputs: RoundInputs, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
+    rounds: RoundArrays, ev: EventArrays, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
 ) -> dict[str, np.ndarray]:
     """Columns of the riichi table: one row per riichi declaration of the part (``own``: each state's
-    own-discard furiten, from tables.own_discard_furiten)."""
-    ev = inputs.arrays
+    own-discard furiten, from hand_table.own_discard_furiten)."""
     n = len(ev.action)
     declared = np.flatnonzero(ev.action == CODE["riichi"])
     state_of_row = np.full(n, -1, dtype=np.int64)
@@ -33,16 +32,13 @@ def riichi_columns(
         & (state_of_row[after] >= 0)
     )
     at = np.where(found, state_of_row[after], 0)
-    rounds = inputs.rounds
-    game_ids = rounds["game_id"].to_numpy(zero_copy_only=False)
-    round_idx = rounds["round_idx"].to_numpy()
 
     def known(values: np.ndarray) -> np.ndarray:
         return np.where(found, values[at], -1)
 
     return {
-        "game_id": game_ids[ev.round_id[declared]],
-        "round_idx": round_idx[ev.round_id[declared]],
+        "game_id": rounds.game_id[ev.round_id[declared]],
+        "round_idx": rounds.round_idx[ev.round_id[declared]],
         "seat": ev.seat[declared],
         "event_idx": ev.event_idx[declared],
         "discard_event_idx": np.where(found, ev.event_idx[after], -1),

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.derive.inputs import PartTables, game_slices, part_tables, read_inputs, split_inputs
-from pipeline.derive.tables import derive_part
+from pipeline.derive.registry import derive_part
 from pipeline.executors import executor, ordered
 from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, arrow_schema, to_arrow
 from pipeline.store.lock import warehouse_lock

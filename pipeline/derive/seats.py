@@ -8,36 +8,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.derive.inputs import RoundInputs, game_ids_of, per_seat
-from rules.hands import CODE, is_action
+from pipeline.derive.inputs import RoundInputs
+from pipeline.derive.round_arrays import RoundArrays
+from rules.hands import CODE, EventArrays, is_action
 
 OPEN_CALLS = ("chi", "pon", "daiminkan")
 """Calls that open the hand (an added kan upgrades a pon, a closed kan keeps the hand closed)."""
 
 
-def seat_round_columns(inputs: RoundInputs) -> dict:
+def seat_round_columns(inputs: RoundInputs, rounds: RoundArrays, ev: EventArrays) -> dict:
     """Columns of the seat_rounds table for the chunk's rounds: one row per (round, seat with a hand), in
-    round then seat order."""
-    ev = inputs.arrays
-    rounds = inputs.rounds
-    n_rounds = rounds.num_rows
+    round then seat order (``inputs``: its wins)."""
+    n_rounds = len(rounds)
     riichi = np.zeros((n_rounds, 4), dtype=bool)
     declared = ev.action == CODE["riichi"]
     riichi[ev.round_id[declared], ev.seat[declared]] = True
     open_calls = np.zeros((n_rounds, 4), dtype=np.int16)
     called = is_action(ev.action, OPEN_CALLS)
     np.add.at(open_calls, (ev.round_id[called], ev.seat[called]), 1)
-    won, dealt_in, win_points = _win_flags(inputs)
+    won, dealt_in, win_points = _win_flags(inputs, n_rounds)
     seated = ev.hands_start[:, :, 0] >= 0  # a sanma round's empty seat has no hand
     round_ids, seats = np.nonzero(seated)
-    dealer = rounds["dealer"].to_numpy()
     # everything the seat paid and received in the round: the win or draw, honba, riichi sticks and deposits
-    score_change = per_seat(rounds["scores_post"], n_rounds) - per_seat(rounds["scores_pre"], n_rounds)
+    score_change = rounds.scores_post - rounds.scores_pre
     return {
-        "game_id": game_ids_of(rounds, round_ids),
-        "round_idx": rounds["round_idx"].to_numpy()[round_ids],
+        "game_id": rounds.game_codes(round_ids),
+        "round_idx": rounds.round_idx[round_ids],
         "seat": seats,
-        "is_dealer": dealer[round_ids] == seats,
+        "is_dealer": rounds.dealer[round_ids] == seats,
         "has_riichi": riichi[round_ids, seats],
         "n_open_calls": open_calls[round_ids, seats],
         "is_win": won[round_ids, seats],
@@ -47,11 +45,11 @@ def seat_round_columns(inputs: RoundInputs) -> dict:
     }
 
 
-def _win_flags(inputs: RoundInputs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _win_flags(inputs: RoundInputs, n_rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(n_rounds, 4) each: the seat won; a ron was won off the seat (a multiple ron once); the points of the
     seat's win (0 where it did not win)."""
     wins = inputs.wins
-    shape = (inputs.rounds.num_rows, 4)
+    shape = (n_rounds, 4)
     won, dealt_in, points = np.zeros(shape, bool), np.zeros(shape, bool), np.zeros(shape, np.int32)
     at = inputs.win_round
     found = at >= 0

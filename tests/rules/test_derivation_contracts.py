@@ -16,11 +16,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.derive.inputs import RoundInputs, part_tables, read_inputs
-from pipeline.derive.tables import DRAW_KINDS_WITH_HANDS, derive_part
+from pipeline.derive.registry import derive_part
 from pipeline.schema import DERIVED_TABLES, arrow_schema
 from rules.analysis import analyse_states
 from rules.hands import CODE, EventArrays, HandStates, hand_states, tile_deltas
 from rules.nagashi import nagashi_eligible
+from rules.tenhou_draws import DRAW_KINDS_WITH_HANDS
 from rules.visibility import Visibility, closed_all_at, visibility
 
 HAND_CHANGING = ("draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")

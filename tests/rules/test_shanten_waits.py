@@ -7,6 +7,7 @@ import pytest
 from mahjong.shanten import Shanten
 from mahjong.tile import TilesConverter
 
+from rules.hand_batch import HandBatch
 from rules.shanten import regular_distance, shanten, special_shanten_all, suit_indices
 from rules.suit_tables import TABLE_FILE, build_table, honor_table, number_table, table_checksum
 from rules.waits import n_waits, waits_mask
@@ -118,20 +119,25 @@ def test_waits_equal_the_mahjong_package_on_tenpai_hands() -> None:
     assert (n_waits(ours) > 0).mean() > 0.5
 
 
-def test_known_distances_and_a_subset_of_rows_give_the_same_shanten_and_waits() -> None:
+def test_a_hand_batch_and_a_subset_of_rows_give_the_same_shanten_and_waits() -> None:
     rng = np.random.default_rng(11)
     counts = np.concatenate([tenpai_hands(rng, 1_000), random_hands(rng, 1_000, 13)])
     counts = counts[counts.sum(axis=1) == 13]
     calls = rng.integers(0, 2, len(counts))  # a call stands for nothing here: it only turns the special forms off
-    indices = suit_indices(counts)
-    distance = regular_distance(indices, calls)
-    special = special_shanten_all(counts, calls, indices)
+    batch = HandBatch.of(counts, calls)
+    assert (batch.suit_index == suit_indices(counts)).all()
+    assert (batch.distance == regular_distance(suit_indices(counts), calls)).all()
+    assert (batch.chiitoitsu == special_shanten_all(counts, calls)[0]).all()
     rows = np.flatnonzero(rng.random(len(counts)) < 0.5)
     full = waits_mask(counts, calls)
-    subset = waits_mask(counts, calls, distance, indices, special, rows=rows)
+    subset = waits_mask(batch, rows=rows)
     assert (subset[rows] == full[rows]).all() and (np.delete(subset, rows) == 0).all()
     assert (full != 0).sum() > 100
-    assert (shanten(counts, calls, distance, indices, special) == shanten(counts, calls)).all()
+    assert (shanten(batch) == shanten(counts, calls)).all()
+    taken = batch.take(rows)
+    assert len(taken) == len(rows)
+    assert (shanten(taken) == shanten(counts[rows], calls[rows])).all()
+    assert (waits_mask(taken) == full[rows]).all()
 
 
 @pytest.mark.slow
