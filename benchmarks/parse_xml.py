@@ -6,6 +6,8 @@ repeats, the best repeat reported as ms per game and games per second. The first
 kernel's compile or cache load) is timed apart. Files that are not logs or do not parse are left out of both.
 
     python benchmarks/parse_xml.py [--repeats 5]
+
+benchmarks/parse_formats.py measures every format the same way (files found by content, not by folder).
 """
 
 from __future__ import annotations

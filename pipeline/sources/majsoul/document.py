@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import lzma
 import re
 from dataclasses import dataclass, field
@@ -86,6 +87,7 @@ def looks_like(data: bytes) -> bool:
     return _UUID_BYTES.search(head[:512]) is not None and _BINARY_NAMES[0] in head
 
 
+@functools.lru_cache(maxsize=8192)  # a record repeats a few dozen keys many thousand times
 def _snake(key: str) -> str:
     """A camelCase key as snake_case ('partPoint1' -> 'part_point_1'); other keys unchanged."""
     if not any(c.isupper() for c in key):
@@ -96,9 +98,9 @@ def _snake(key: str) -> str:
 def _snake_keys(value: Any) -> Any:
     """A JSON value with every object key in snake_case."""
     if isinstance(value, dict):
-        return {_snake(k): _snake_keys(v) for k, v in value.items()}
+        return {_snake(k): _snake_keys(v) if isinstance(v, dict | list) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [_snake_keys(v) for v in value]
+        return [_snake_keys(v) if isinstance(v, dict | list) else v for v in value]
     return value
 
 

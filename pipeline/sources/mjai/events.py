@@ -16,20 +16,37 @@ from pipeline.sources.event_flags import event_flags
 from rules.hands import ACTIONS
 
 EventRow = list
-"""[source_index, action code, seat (-1 none), tile (-1 none), from_seat (-1), meld tiles (list or None)]."""
+"""[source_index, action code, seat (-1 none), tile (-1 none), from_seat (-1), meld tiles (list, or None or 0)]."""
 
 INDEX, ACTION, SEAT, TILE, FROM_SEAT, MELD = range(6)
 """Positions in an EventRow."""
 
-def event_columns(game_id: str, rounds: list[list[EventRow]], has_red_fives: bool) -> dict[str, ColumnValues]:
-    """The events table's columns for a game's kyoku (``rounds``: each kyoku's rows, in order)."""
-    rows = [row for events in rounds for row in events]
-    n = len(rows)
+def event_columns(
+    game_id: str, rounds: list[list[EventRow]], has_red_fives: bool, compiled: list[np.ndarray | None] | None = None
+) -> dict[str, ColumnValues]:
+    """The events table's columns for a game's kyoku (``rounds``: each kyoku's rows, in order; ``compiled``: per
+    kyoku the kernel's rows (fast.py) that its first rows are made from, or None)."""
+    n = sum(len(events) for events in rounds)
     lengths = [len(events) for events in rounds]
     round_idx = np.repeat(np.arange(len(rounds), dtype=np.int64), lengths)
-    ints = np.array([row[:MELD] for row in rows], dtype=np.int64).reshape(n, MELD)
-    melds = np.empty(n, dtype=object)
-    melds[:] = [row[MELD] for row in rows]
+    ints = np.empty((n, MELD), dtype=np.int64)
+    melds = np.full(n, None, dtype=object)
+    at = 0
+    for events, head in zip(rounds, compiled or [None] * len(rounds), strict=True):
+        done = 0 if head is None else len(head)
+        if done:
+            ints[at : at + done] = head[:, :MELD]
+            calls = np.flatnonzero(head[:, MELD]).tolist()
+            for row, tiles, size in zip(calls, head[calls, MELD + 1 :].tolist(), head[calls, MELD].tolist(),
+                                        strict=True):  # fmt: skip
+                melds[at + row] = tiles[:size]
+        rest = events[done:]
+        if rest:
+            ints[at + done : at + len(events)] = [row[:MELD] for row in rest]
+            melds[at + done : at + len(events)] = [None] * len(rest)
+            for row, event in enumerate(rest):
+                melds[at + done + row] = event[MELD] or None  # the compiled play writes 0 for no meld
+        at += len(events)
     flags = event_flags(round_idx, ints[:, SEAT], ints[:, ACTION], ints[:, TILE], has_red_fives)
     return {
         "game_id": Repeated(game_id, n),

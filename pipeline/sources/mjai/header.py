@@ -132,8 +132,9 @@ def _log_ids(start: dict[str, Any]) -> tuple[str | None, str | None]:
     return tenhou, other
 
 
-def read_header(game: GameEvents) -> Header:
-    """Read a game's header; raises ParseError (UnknownCodeError) for values that cannot be read."""
+def read_header(game: GameEvents, print_fp: str | None = None) -> Header:
+    """Read a game's header (``print_fp``: its fingerprint when the caller has it); raises ParseError
+    (UnknownCodeError) for values that cannot be read."""
     quirks: set[str] = set()
     start = game.start_game
     if start is None:
@@ -141,7 +142,7 @@ def read_header(game: GameEvents) -> Header:
     tenhou_id, other_id = _log_ids(start or {})
     quirks.add("converted" if tenhou_id else "bot_written")
     red = _red_fives(game, quirks)
-    print_fp = fingerprint(game)
+    print_fp = print_fp or fingerprint(game)
     game_id = tenhou_id or other_id or "fp-" + print_fp
     if tenhou_id:
         rules = decode_rule(int(tenhou_id.split("-")[1], 16))

@@ -2,6 +2,9 @@
 
 Each kyoku is replayed (replay.py) into event rows, its results read (results.py) once the next kyoku's
 starting scores are known, and the rows of all kyoku turned into the events columns at once (events.py).
+The play of a kyoku (draws, discards, calls, riichi, dora) runs compiled where it can (fast.py: lines.py reads
+the events' fields from the bytes, kernel.py plays them); the replay goes on event by event from the first
+event the kernel does not apply, so the tables and the errors are the same either way.
 A kyoku cut off before its result (a truncated file) is dropped; the game is then incomplete.
 
 When a game is complete (``games.is_complete``, ``rounds.is_last`` on its last kyoku, the players' final
@@ -20,15 +23,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import ParsedGame, RoundOutcome, check_storable, final_ranks, set_game_id
 from pipeline.sources.mjai.events import event_columns
+from pipeline.sources.mjai.fast import play_compiled
 from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
+from pipeline.sources.mjai.lines import line_rows
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
 from pipeline.sources.mjai.results import OutcomeBuilder
-from pipeline.sources.mjai.stream import GameEvents, read_events, split_games
+from pipeline.sources.mjai.stream import GameEvents, read_stream, split_games
 
 SOURCE = "mjai"
 
@@ -41,18 +48,22 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     Raises NotALogError for bytes that are not mjai events, ParseError (UnknownCodeError) naming the file,
     game and round for a game that cannot be read.
     """
-    games = split_games(read_events(data, source_file), source_file)
-    return [check_storable(_parse_game(game, source_file)) for game in games]
+    events, one_per_value = read_stream(data, source_file)
+    lines = line_rows(data, len(events)) if one_per_value else None  # the play's rows, read by a kernel
+    games = split_games(events, source_file)
+    return [check_storable(_parse_game(game, source_file, lines)) for game in games]
 
 
-def _parse_game(game: GameEvents, source_file: str) -> ParsedGame:
-    """Read one game; every failure becomes a ParseError naming the file, game and round."""
+def _parse_game(game: GameEvents, source_file: str, lines: np.ndarray | None) -> ParsedGame:
+    """Read one game (``lines``: the file's rows from lines.line_rows, or None); every failure becomes a
+    ParseError naming the file, game and round."""
     game_id, reader = None, None
     try:
-        game_id = "fp-" + fingerprint(game)  # named in errors until the header gives the game id
-        header = read_header(game)
+        print_fp = fingerprint(game)
+        game_id = "fp-" + print_fp  # named in errors until the header gives the game id
+        header = read_header(game, print_fp)
         game_id = header.game_id
-        reader = _GameReader(game, header, source_file)
+        reader = _GameReader(game, header, source_file, lines)
         return reader.read()
     except ParseError as exc:
         round_idx = exc.round_idx if exc.round_idx is not None else (reader.round_idx if reader else None)
@@ -67,8 +78,9 @@ def _parse_game(game: GameEvents, source_file: str) -> ParsedGame:
 class _GameReader:
     """Replays the kyoku of one game and fills its tables."""
 
-    def __init__(self, game: GameEvents, header: Header, source_file: str) -> None:
+    def __init__(self, game: GameEvents, header: Header, source_file: str, lines: np.ndarray | None) -> None:
         self.game = game
+        self.lines = lines
         self.header = header
         self.source_file = source_file
         self.tables = {t: new_buffers(t) for t in TABLES}
@@ -76,6 +88,7 @@ class _GameReader:
         self.tag: str | None = None
         self.quirks: set[str] = set(header.quirks)
         self.events: list[list] = []
+        self.compiled: list[np.ndarray | None] = []
 
     def read(self) -> ParsedGame:
         """Replay every kyoku and return the game."""
@@ -104,7 +117,10 @@ class _GameReader:
         starts: list[list[int]] = []
         current: KyokuReplay | None = None
         end_game = None
-        for index, event in self.game.events:
+        events, pos = self.game.events, 0
+        while pos < len(events):
+            index, event = events[pos]
+            pos += 1
             kind = self.tag = event["type"]
             if end_game is not None:
                 raise ParseError(f"{kind} event after end_game")
@@ -115,6 +131,10 @@ class _GameReader:
                 self.round_idx = len(rounds)
                 current = KyokuReplay(index, event, self.header.n_players, self.header.has_red_fives)
                 starts.append(current.round.scores)
+                done = play_compiled(current, events, pos, self.lines)  # the play up to the result, when it can
+                if done:
+                    pos += done
+                    self.tag = events[pos - 1][1]["type"]
             elif kind == "end_game":
                 end_game = event
             elif kind != "start_game" or index != self.game.events[0][0]:
@@ -137,6 +157,7 @@ class _GameReader:
     def _add_round(self, round_idx: int, rnd: Replayed, outcome: RoundOutcome) -> None:
         self.quirks |= rnd.quirks | outcome.quirks
         self.events.append(rnd.events)
+        self.compiled.append(rnd.compiled)
         for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
             for row, result in zip(rows, [r for r in rnd.results if (r.event["type"] == "hora") == (table == "wins")],
                                    strict=True):  # fmt: skip
@@ -171,7 +192,7 @@ class _GameReader:
             self.quirks.add("score_mismatch")
         if is_complete and n_rounds:
             self.tables["rounds"]["is_last"][-1] = True
-        self.tables["events"] = event_columns(header.game_id, self.events, header.has_red_fives)
+        self.tables["events"] = event_columns(header.game_id, self.events, header.has_red_fives, self.compiled)
         self.tables["rounds"]["n_events"] = [len(events) for events in self.events]
         set_game_id(self.tables, header.game_id)
         self._fill_games(n_rounds, is_complete)

@@ -62,6 +62,8 @@ class Replayed:
     quirks: set[str] = field(default_factory=set)
     is_closed: bool = False
     """end_kyoku came (or the next kyoku started) after the results."""
+    compiled: Any = None
+    """The kernel's rows (fast.py; a numpy array) that the first ``events`` were made from, when it played."""
 
 
 def _int(event: Event, key: str, low: int = 0, high: int = 1 << 30) -> int:
@@ -72,7 +74,7 @@ def _int(event: Event, key: str, low: int = 0, high: int = 1 << 30) -> int:
 
 
 def _names(value: Any, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not set(map(type, value)) <= {str}:  # JSON strings are never subclassed
         raise ParseError(f"{what} is not a list of tile names: {value!r}")
     return value
 
@@ -105,7 +107,7 @@ class KyokuReplay:
             raise ParseError(f"start_kyoku tehais {tehais!r:.60} do not cover {self.n_players} seats")
         hidden = [s < self.n_players and UNKNOWN in _names(tehais[s], "a tehai") for s in range(4)]
         hands = [
-            [] if s >= self.n_players or hidden[s] else [self.alloc.new(t) for t in _names(tehais[s], "a tehai")]
+            [] if s >= self.n_players or hidden[s] else self.alloc.deal(_names(tehais[s], "a tehai"))
             for s in range(4)
         ]
         for s in range(self.n_players):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from pipeline.errors import NotALogError, ParseError
@@ -69,15 +70,25 @@ def read_events(data: bytes, source_file: str) -> list[tuple[int, dict[str, Any]
     Raises NotALogError when the bytes are not mjai JSON lines, ParseError when they are but a line is
     malformed or a value is not an event (an object with a string ``type``).
     """
+    return read_stream(data, source_file)[0]
+
+
+def read_stream(data: bytes, source_file: str) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
+    """read_events' events, and whether every value read was one event (no list of them: one per line, or one
+    in the file). Raises as read_events."""
     if not looks_like(data):
         raise NotALogError(f"{source_file}: not an mjai log (no start_game or start_kyoku event)")
+    values = _values(_decode(data, source_file), source_file)
+    if set(map(type, values)) <= {dict} and set(map(type, map(dict.get, values, repeat("type")))) <= {str}:
+        # every value an event (the usual case), checked at C speed
+        return list(enumerate(values)), True
     events: list[tuple[int, dict[str, Any]]] = []
-    for value in _values(_decode(data, source_file), source_file):
+    for value in values:
         for event in value if isinstance(value, list) else [value]:
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
                 raise ParseError(f"{source_file}: event {len(events)} is not an mjai event: {event!r:.80}")
             events.append((len(events), event))
-    return events
+    return events, False
 
 
 def split_games(events: list[tuple[int, dict[str, Any]]], source_file: str) -> list[GameEvents]:

@@ -9,7 +9,7 @@ parser, the copies of a kind are numbered in the order the tiles enter the round
 from __future__ import annotations
 
 from pipeline.errors import ParseError, UnknownCodeError
-from pipeline.sources.tile_copies import CopyAllocator, is_copy_of, take_copy
+from pipeline.sources.tile_copies import RED_FIVE_KINDS, CopyAllocator, is_copy_of, take_copy
 
 UNKNOWN = "?"
 """The name mjai writes for a hidden tile."""
@@ -55,12 +55,34 @@ def matches(tile: int, name: str, has_red_fives: bool) -> bool:
     return is_copy_of(tile, *tile_kind(name), has_red_fives)
 
 
+_COPIES = {(split, red): ((0,) if red else (1, 2, 3)) if split else (0, 1, 2, 3) for split in (0, 1) for red in (0, 1)}
+"""(the kind has a red copy in play, the tile is red) -> the copies it may take, in order (CopyAllocator)."""
+
+
 class IdAllocator(CopyAllocator):
     """Hands out unused 136-ids of a round per mjai tile name (see the module docstring)."""
 
     def new(self, name: str) -> int:
         """Return an unused id of the named tile; raises ParseError when all its copies are out."""
         return self.allocate(*tile_kind(name), name)
+
+    def deal(self, names: list[str]) -> list[int]:
+        """``[self.new(name) for name in names]``, with the same errors, faster (a deal is 13 names a kyoku)."""
+        try:
+            kinds = [KINDS[name] for name in names]
+        except (KeyError, TypeError):
+            return [self.new(name) for name in names]  # raises the name's error
+        used, split_rule, out = self.used, self.has_red_fives, []
+        for name, (kind, red) in zip(names, kinds, strict=True):
+            mask = used.get(kind, 0)
+            for copy in _COPIES[split_rule and kind in RED_FIVE_KINDS, red]:
+                if not mask & (1 << copy):
+                    used[kind] = mask | (1 << copy)
+                    out.append(kind * 4 + copy)
+                    break
+            else:
+                raise ParseError(f"more copies of tile {name!r} than the set holds")
+        return out
 
 
 def take(held: list[int], name: str, has_red_fives: bool, prefer: int = -1, avoid: int = -1) -> int:

@@ -7,6 +7,7 @@ the place-holder after an open kan (the caller draws a replacement tile before d
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import NamedTuple
@@ -70,6 +71,7 @@ _N_TILES = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4, "riichi"
 _CALL = re.compile(r"^((?:\d\d)*)([a-z])(\d\d)((?:\d\d)*)$")
 
 
+@functools.lru_cache(maxsize=4096)  # the same strings come back in every game; errors are not kept
 def parse_call(text: str) -> Call:
     """Parse a call string such as 'c141516', '47p4747', '151551m15', 'k51151515', '151515a51', 'r60'.
 

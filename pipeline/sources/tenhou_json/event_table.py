@@ -14,39 +14,49 @@ import numpy as np
 
 from pipeline.columns import Coded
 from pipeline.sources.event_flags import event_flags
+from pipeline.sources.tenhou_json.rows import EventRows, concatenate
 from pipeline.sources.tenhou_json.tiles import IdEvent
-from rules.hands import ACTIONS, CODE
-
-_RAW = ("round_idx", "seat", "action", "tile", "from_seat", "meld_tiles", "source_index")
-"""What a replay gives per event; the rest is derived for the whole game (pipeline.sources.event_flags)."""
+from rules.hands import ACTIONS
 
 
 @dataclass
 class EventColumns:
-    """Per-column lists of a game's events, appended round by round, turned into arrays once."""
+    """A game's events, appended round by round (as rows), turned into the table's columns once."""
 
     has_red_fives: bool
-    lists: dict[str, list] = field(default_factory=lambda: {name: [] for name in _RAW})
+    chunks: list[EventRows] = field(default_factory=list)
+    round_idx: list[np.ndarray] = field(default_factory=list)
+    source_index: list[np.ndarray] = field(default_factory=list)
 
     def add_round(self, round_idx: int, events: list[tuple[int, IdEvent]]) -> None:
         """Append one round's events, each with its source index, in order."""
-        for source_index, event in events:
-            row = (round_idx, event.seat, CODE[event.action], event.tile, event.from_seat, event.meld, source_index)
-            for values, value in zip(self.lists.values(), row, strict=True):
-                values.append(value)
+        rows = EventRows.from_events([event for _, event in events])
+        self.add_rows(round_idx, rows, np.array([index for index, _ in events], dtype=np.int64).reshape(len(rows)))
+
+    def add_rows(self, round_idx: int, rows: EventRows, source_index: np.ndarray) -> None:
+        """Append one round's event rows with their source indexes."""
+        self.chunks.append(rows)
+        self.round_idx.append(np.full(len(rows), round_idx, dtype=np.int64))
+        self.source_index.append(source_index)
 
     def columns(self) -> dict[str, np.ndarray | Coded]:
         """The events table's columns (game_id excluded)."""
-        raw = {name: np.asarray(values, dtype=np.int64) for name, values in self.lists.items() if name != "meld_tiles"}
-        melds = np.empty(len(self.lists["meld_tiles"]), dtype=object)
-        melds[:] = self.lists["meld_tiles"]
-        flags = event_flags(raw["round_idx"], raw["seat"], raw["action"], raw["tile"], self.has_red_fives)
-        out = {**raw, **flags, "action": Coded(raw["action"], ACTIONS), "meld_tiles": melds}
+        rows = concatenate(self.chunks)
+        round_idx = np.concatenate(self.round_idx) if self.chunks else np.zeros(0, dtype=np.int64)
+        source_index = np.concatenate(self.source_index) if self.chunks else np.zeros(0, dtype=np.int64)
+        flags = event_flags(round_idx, rows.seat, rows.action, rows.tile, self.has_red_fives)
+        out = {"round_idx": round_idx, "seat": rows.seat, "action": Coded(rows.action, ACTIONS), "tile": rows.tile,
+               "from_seat": rows.from_seat, "meld_tiles": rows.meld_tiles(), "source_index": source_index,
+               **flags}  # fmt: skip
         return {name: out[name] for name in _ORDER}
 
     def per_round(self, n_rounds: int) -> list[int]:
         """Events of each round."""
-        return np.bincount(np.asarray(self.lists["round_idx"], dtype=np.int64), minlength=n_rounds).tolist()
+        counts = [0] * n_rounds
+        for rows, round_idx in zip(self.chunks, self.round_idx, strict=True):
+            if len(rows):
+                counts[int(round_idx[0])] += len(rows)
+        return counts
 
 
 _ORDER = ("round_idx", "event_idx", "seat", "action", "tile", "tile34", "is_red", "from_seat", "is_tsumogiri",

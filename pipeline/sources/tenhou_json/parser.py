@@ -1,7 +1,9 @@
 """tenhou.net/6 JSON parser: a file's bytes in, one ParsedGame per game it holds, built column-wise.
 
 Each kyoku is replayed (replay.py), its tiles numbered (tiles.py), its result read (results.py) and
-its events appended to the game's event columns (event_table.py). ``source_index`` is a synthetic
+its events appended to the game's event columns (event_table.py). The replay and the numbering run compiled
+(fast.py: replay_kernel, ids_kernel) and fall back to the Python search where the kernels give up, so the
+tables and the errors are the same either way. ``source_index`` is a synthetic
 position in the rebuilt stream (the JSON has no elements): rounds, events and results are numbered
 in game order.
 """
@@ -9,6 +11,8 @@ in game order.
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
@@ -27,7 +31,7 @@ from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
 from pipeline.sources.tenhou_json.results import OutcomeBuilder
 from pipeline.sources.tenhou_json.round import Kyoku, read_kyoku
-from pipeline.sources.tenhou_json.tiles import IdEvent
+from pipeline.sources.tenhou_json.rows import EventRows
 
 SOURCE = "tenhou_json"
 
@@ -93,7 +97,9 @@ class _GameReader:
     def _add_round(self, round_idx: int, kyoku: Kyoku, outcome: RoundOutcome) -> None:
         start = self._next_index()
         self.quirks |= outcome.quirks
-        self.events.add_round(round_idx, [(self._next_index(), e) for e in self._with_connections(round_idx, kyoku)])
+        rows = self._with_connections(round_idx, kyoku)
+        self.events.add_rows(round_idx, rows, np.arange(self.index, self.index + len(rows), dtype=np.int64))
+        self.index += len(rows)
         for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
             for row in rows:
                 self._append(table, {"round_idx": round_idx, **row, "source_index": self._next_index()})
@@ -106,12 +112,10 @@ class _GameReader:
         }  # fmt: skip
         self._append("rounds", rnd)
 
-    def _with_connections(self, round_idx: int, kyoku: Kyoku) -> list[IdEvent]:
+    def _with_connections(self, round_idx: int, kyoku: Kyoku) -> EventRows:
         """The round's events with its disconnections and reconnections put in at their step."""
-        events = list(kyoku.ids.events)
-        for step, seat, kind in sorted(self.connections.get(round_idx, []), reverse=True):
-            events.insert(min(step, len(events)), IdEvent(kind, seat, -1, -1, None))
-        return events
+        items = self.connections.get(round_idx)
+        return kyoku.ids.rows.inserted(sorted(items, reverse=True)) if items else kyoku.ids.rows
 
     def _append(self, table: str, row: dict[str, Any]) -> None:
         buffers = self.tables[table]

@@ -71,11 +71,10 @@ class OutcomeBuilder:
         self.double_yakuman = double_yakuman
         self.scores = list(kyoku.scores)
         self.sticks = kyoku.riichi_sticks
-        self.riichi_seats = {e.seat for e in kyoku.ids.events if e.action == "riichi"}
-        for event in kyoku.ids.events:
-            if event.action == "riichi_accepted":
-                self.scores[event.seat] -= 1000
-                self.sticks += 1
+        self.riichi_seats = kyoku.ids.rows.riichi_seats()
+        for seat in kyoku.ids.rows.accepted_riichi():
+            self.scores[seat] -= 1000
+            self.sticks += 1
 
     def build(self) -> RoundOutcome:
         """Return the rows of the result; raises ParseError / UnknownCodeError on a malformed one."""
@@ -132,7 +131,7 @@ class OutcomeBuilder:
         ids = self.kyoku.ids
         if not is_tsumo:
             return ids.last_given
-        draws = [e.tile for e in ids.events if e.action == "draw" and e.seat == seat]
+        draws = ids.rows.draws_of(seat)
         if not draws or self.kyoku.replay.last_actor != seat:
             raise ParseError(f"tsumo by seat {seat}, who did not draw last")
         return draws[-1]

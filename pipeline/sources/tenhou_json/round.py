@@ -19,6 +19,7 @@ from pipeline.sources.tenhou_json.codes import (
     check_code,
     parse_call,
 )
+from pipeline.sources.tenhou_json.fast import replay_and_number
 from pipeline.sources.tenhou_json.replay import Ending, Item, Replay, Replayer, RoundLists
 from pipeline.sources.tenhou_json.tiles import IdAssigner, RoundIds
 
@@ -60,6 +61,11 @@ def _item(value: Any, gives: bool) -> Item:
     return check_code(value)
 
 
+_TILE_CODES = frozenset([*range(11, 20), *range(21, 30), *range(31, 40), *range(41, 48), 51, 52, 53])
+"""Every tile code (what check_code accepts), for the lists' fast path (anything else goes through _item)."""
+_GIVE_CODES = _TILE_CODES | {TSUMOGIRI, KAN_PLACEHOLDER}
+
+
 def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], list[list[Item]]]:
     """The hands, take lists and give lists of seats 0-3 (empty for a seat without a player)."""
     n_groups = (len(kyoku) - 5) // 3
@@ -70,12 +76,12 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
         group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
-        hand = [check_code(c) for c in group[0]]
+        hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
         if len(hand) not in (0, 13):
             raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
         hands.append(hand)
-        takes.append([_item(v, False) for v in group[1]])
-        gives.append([_item(v, True) for v in group[2]])
+        takes.append([v if type(v) is int and v in _TILE_CODES else _item(v, False) for v in group[1]])
+        gives.append([v if type(v) is int and v in _GIVE_CODES else _item(v, True) for v in group[2]])
     return hands, takes, gives
 
 
@@ -132,6 +138,11 @@ def read_kyoku(kyoku: Any, n_players: int, has_red_fives: bool) -> Kyoku:
     if not hands[dealer]:
         raise ParseError(f"the dealer's seat {dealer} has no hand")
     result = kyoku[-1]
-    replay = Replayer(RoundLists(n_players, dealer, hands, takes, gives), ending_of(result)).run()
-    ids = IdAssigner(has_red_fives).assign(hands, dora, ura, replay.events, replay.robbed_kan_dora)
+    lists, ending = RoundLists(n_players, dealer, hands, takes, gives), ending_of(result)
+    compiled = replay_and_number(lists, ending, dora, ura, has_red_fives)
+    if compiled is not None:
+        replay, ids = compiled
+    else:  # the search that backtracks, and the errors
+        replay = Replayer(lists, ending).run()
+        ids = IdAssigner(has_red_fives).assign(hands, dora, ura, replay.events, replay.robbed_kan_dora)
     return Kyoku(round_number // 4, round_number % 4, dealer, header[1], header[2], scores, result, replay, ids)

@@ -11,6 +11,7 @@ same kind takes another copy when the seat holds one, so ``is_tsumogiri`` reads 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_json.codes import RED_CODES, kind_of
@@ -46,6 +47,9 @@ class RoundIds:
     chankan takes it)."""
     dora_mismatch: int = 0
     """Kan reveals without an indicator in the JSON, plus indicators no kan reveal was matched to."""
+    rows: Any = None
+    """The events as rows.EventRows (what the parser and results read; ``events`` stays empty on the compiled
+    path)."""
 
 
 class _Allocator(CopyAllocator):
@@ -91,6 +95,9 @@ class IdAssigner:
             self._reveal(ids, pending_dora.pop(0))
         ids.dora_mismatch += len(pending_dora)
         ids.ura = [self.alloc.new(c) for c in ura]
+        from pipeline.sources.tenhou_json.rows import EventRows  # rows imports this module
+
+        ids.rows = EventRows.from_events(ids.events)
         return ids
 
     def _reveal(self, ids: RoundIds, code: int) -> None:

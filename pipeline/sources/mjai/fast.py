@@ -1,0 +1,154 @@
+"""The compiled path of a kyoku's play: its events encoded as integer rows for kernel.play, and the state the
+kernel leaves written back into the KyokuReplay (which then reads the results, or goes on event by event)."""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pipeline.sources.mjai import kernel as k
+from pipeline.sources.mjai.lines import OTHER, PYTHON
+
+if TYPE_CHECKING:
+    from pipeline.sources.mjai.replay import KyokuReplay
+
+_CALLS = (k.T_CHI, k.T_PON, k.T_DAIMINKAN, k.T_ANKAN)
+_BIG = 10**15
+"""Seat values past this are refused as -99 (the kernel refuses any seat out of the table anyway)."""
+
+
+def _tile(value: Any) -> int:
+    """The kernel code of a tile value (-1 when it is not a tile name)."""
+    return k.TILE_CODES.get(value, -1) if type(value) is str else -1
+
+
+def _seat(value: Any) -> int:
+    """A seat value as the kernel reads it: the int when it is one of a sane size, else -99 (refused)."""
+    return value if type(value) is int and -_BIG < value < _BIG else -99
+
+
+def encode_event(kind: int, event: dict[str, Any]) -> list[int]:
+    """One event as a kernel input row (``kind``: its kernel type)."""
+    row = [kind, _seat(event.get("actor")), -1, -99, 0, 0, -1, -1, -1, -1]
+    if kind == k.T_DORA:
+        row[k.IN_TILE] = _tile(event.get("dora_marker"))
+    elif kind == k.T_KITA:
+        row[k.IN_TILE] = _tile(event.get("pai", "N"))
+    elif kind == k.T_ANKAN:
+        pai = event.get("pai")
+        row[k.IN_TILE] = _tile(pai) if isinstance(pai, str) else -3
+    else:
+        row[k.IN_TILE] = _tile(event.get("pai"))
+    if kind == k.T_DAHAI:
+        row[k.IN_TSUMOGIRI] = 1 if event.get("tsumogiri") is True else 0
+    elif kind in _CALLS:
+        row[k.IN_TARGET] = _seat(event.get("target"))
+        consumed = event.get("consumed")
+        if type(consumed) is list and len(consumed) <= 4:
+            row[k.IN_N] = len(consumed)
+            row[k.IN_CONSUMED : k.IN_CONSUMED + len(consumed)] = [_tile(c) for c in consumed]
+        else:
+            row[k.IN_N] = -1
+    return row
+
+
+def encode(events: list[tuple[int, dict[str, Any]]], start: int, lines: np.ndarray | None) -> np.ndarray:
+    """The input rows of the events from ``start`` up to the first of a type the kernel does not apply: from
+    ``lines`` (lines.line_rows, by file index) where the kernel could read them, else from the parsed events."""
+    if lines is None:
+        return _encode_parsed(events, start)
+    first = events[start][0] if start < len(events) else 0
+    rows = lines[first : first + len(events) - start]
+    kinds = rows[:, k.IN_TYPE]
+    stops = np.flatnonzero(kinds == OTHER)
+    stop = int(stops[0]) if len(stops) else len(rows)
+    parsed = np.flatnonzero(kinds[:stop] == PYTHON).tolist()
+    if not parsed:
+        return rows[:stop]
+    rows = rows[:stop].copy()
+    for row in parsed:
+        kind = k.TYPES.get(events[start + row][1]["type"], -1)
+        if kind < 0:
+            return rows[:row]
+        rows[row] = encode_event(kind, events[start + row][1])
+    return rows
+
+
+def _encode_parsed(events: list[tuple[int, dict[str, Any]]], start: int) -> np.ndarray:
+    """encode's rows from the parsed events alone."""
+    flat, n = array("q"), 0
+    codes = k.TILE_CODES
+    for _, event in events[start:]:
+        kind = event["type"]
+        if kind == "tsumo" or kind == "dahai":  # most events: inline
+            actor, pai = event.get("actor"), event.get("pai")
+            flat.extend((k.T_TSUMO if kind == "tsumo" else k.T_DAHAI, _seat(actor),
+                         codes.get(pai, -1) if type(pai) is str else -1, -99,
+                         1 if kind == "dahai" and event.get("tsumogiri") is True else 0,
+                         0, -1, -1, -1, -1))  # fmt: skip
+        else:
+            code = k.TYPES.get(kind, -1)
+            if code < 0:
+                break
+            flat.extend(encode_event(code, event))
+        n += 1
+    return np.frombuffer(flat, dtype=np.int64).reshape(n, k.IN_WIDTH) if n else np.zeros((0, k.IN_WIDTH), np.int64)
+
+
+def play_compiled(
+    replay: KyokuReplay, events: list[tuple[int, dict[str, Any]]], start: int, lines: np.ndarray | None = None
+) -> int:
+    """Apply the kyoku's events from ``start`` with the kernel (a kyoku just started, every hand shown; ``lines``:
+    the file's rows from lines.line_rows when it gave them); return how many were applied (0: kernel not used)."""
+    rnd = replay.round
+    if any(rnd.hidden) or rnd.events:
+        return 0
+    rows = encode(events, start, lines)
+    if not len(rows):
+        return 0
+    first = events[start][0]  # a game's events are numbered one after the other (stream.py)
+    indexes = np.arange(first, first + len(rows), dtype=np.int64)
+    held = np.full((4, k.MAX_HELD), -1, dtype=np.int64)
+    for seat, tiles in enumerate(replay.held):
+        held[seat, : len(tiles)] = tiles
+    n_held = np.array([len(tiles) for tiles in replay.held], dtype=np.int64)
+    used = np.zeros(34, dtype=np.int64)
+    for kind, mask in replay.alloc.used.items():
+        used[kind] = mask
+    melds, n_melds = np.full((4, k.MAX_MELDS, 4), -1, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    meld_from, n_kita = np.zeros((4, k.MAX_MELDS), dtype=np.int64), np.zeros(4, dtype=np.int64)
+    last_draw, draw_pos = np.full(4, -1, dtype=np.int64), np.full(4, -1, dtype=np.int64)
+    st = np.array([-1, -1, -1, 0, 0, replay.n_players, int(replay.red)], dtype=np.int64)
+    done, out, dora, accepted = k.play(rows, indexes, held, n_held, used, melds, n_melds, meld_from, n_kita,
+                                       last_draw, draw_pos, st)  # fmt: skip
+    _write_back(replay, out, held, n_held, used, melds, n_melds, meld_from, n_kita, last_draw, draw_pos, st)
+    rnd.dora.extend(dora.tolist())
+    rnd.riichi_accepted.extend(accepted.tolist())
+    return int(done)
+
+
+def _write_back(replay: KyokuReplay, out: np.ndarray, held: np.ndarray, n_held: np.ndarray, used: np.ndarray,
+                melds: np.ndarray, n_melds: np.ndarray, meld_from: np.ndarray, n_kita: np.ndarray,
+                last_draw: np.ndarray, draw_pos: np.ndarray, st: np.ndarray) -> None:  # fmt: skip
+    """Give the KyokuReplay the state the kernel left."""
+    rnd = replay.round
+    held_lists, counts = held.tolist(), n_held.tolist()
+    replay.held = [held_lists[s][: counts[s]] for s in range(4)]
+    replay.alloc.used = {kind: mask for kind, mask in enumerate(used.tolist()) if mask}
+    meld_lists, meld_counts, froms = melds.tolist(), n_melds.tolist(), meld_from.tolist()
+    rnd.melds = [[[t for t in m if t >= 0] for m in meld_lists[s][: meld_counts[s]]] for s in range(4)]
+    replay.meld_from = [froms[s][: meld_counts[s]] for s in range(4)]
+    rnd.n_kita, replay.last_draw, replay.draw_pos = n_kita.tolist(), last_draw.tolist(), draw_pos.tolist()
+    replay.last_given, replay.given_by = int(st[k.ST_GIVEN]), int(st[k.ST_GIVER])
+    if st[k.ST_ACTOR] >= 0:
+        replay.last_actor = int(st[k.ST_ACTOR])
+    rnd.n_draws += int(st[k.ST_DRAWS])
+    if st[k.ST_MISMATCH]:
+        rnd.quirks.add("tsumogiri_mismatch")
+    rows = out[:, : k.OUT_MELD].tolist()  # the meld's size stands in the meld's place: 0 reads as None (events.py)
+    for row in np.flatnonzero(out[:, k.OUT_MELD_N]).tolist():
+        rows[row][k.OUT_MELD_N] = out[row, k.OUT_MELD : k.OUT_MELD + out[row, k.OUT_MELD_N]].tolist()
+    rnd.events.extend(rows)
+    rnd.compiled = out
