@@ -46,7 +46,7 @@ STAGES = {
     "shanten, waits, karaten": ("analysis.py", "analyse_states"),
     "draw outcomes": ("draws.py", "draw_outcomes"),
     "seat history (discards, riichi)": ("furiten.py", "seat_history"),
-    "own-discard furiten": ("hand_table.py", "own_discard_furiten"),
+    "own-discard furiten": ("furiten.py", "own_discard_furiten"),
     "hand_states columns": ("hand_table.py", "hand_state_columns"),
     "payments, next round": ("transitions.py", "transition_columns"),
     "current waits": ("furiten.py", "current_waits"),

@@ -8,6 +8,7 @@ player can know is left; ``live_actual`` = 4 - visible - every closed hand's cop
 really left in the wall. ``is_karaten``: tenpai with no live winning tile from the player's view.
 ``is_pure_karaten``: every copy of every wait is in the player's own closed hand (Tenhou counts
 such a hand noten at an exhaustive draw; copies in the player's own kan do not, they are visible).
+The live counts are a numba kernel's (rules.kernels_visibility).
 """
 
 from __future__ import annotations
@@ -15,27 +16,43 @@ from __future__ import annotations
 import numpy as np
 
 from rules.hands import CODE, HandStates
+from rules.kernels_visibility import live_counts_kernel, live_waits_kernel
 from rules.shanten import shanten
-from rules.visibility import Visibility, at_states, closed_all_at
-from rules.waits import KIND_BITS, n_waits, waits_mask
-
-
-def wait_kinds(masks: np.ndarray) -> np.ndarray:
-    """Unpack 34-bit masks (N,) into (N, 34) bool."""
-    return (masks[:, None] & KIND_BITS[None, :]) != 0
+from rules.visibility import Visibility
+from rules.waits import n_waits, waits_mask
 
 
 def live_waits(
     masks: np.ndarray, own: np.ndarray, public: np.ndarray, closed_all: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Live winning tiles of tenpai hands from the player's view and the whole table's, and whether
-    the hand is pure karaten; every argument is (N,) or (N, 34) for the same N hands."""
-    kinds = wait_kinds(masks)
-    own, public, closed_all = own.astype(np.int16), public.astype(np.int16), closed_all.astype(np.int16)
-    live_public = np.where(kinds, np.maximum(4 - public - own, 0), 0).sum(axis=1)
-    live_actual = np.where(kinds, np.maximum(4 - public - closed_all, 0), 0).sum(axis=1)
-    # pure karaten: every wait kind is held four times in the closed hand
-    pure = np.all(~kinds | (own == 4), axis=1)
+    the hand is pure karaten; ``masks`` (N,) 34-bit waits, the others (N, 34) counts: the hands' own closed
+    tiles, the public ones, all closed hands'. Compiled (rules.kernels_visibility)."""
+    n = len(masks)
+    live_public, live_actual, pure = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_)
+    live_waits_kernel(
+        np.ascontiguousarray(masks, dtype=np.int64),
+        *(np.ascontiguousarray(values, dtype=np.int8) for values in (own, public, closed_all)),
+        live_public, live_actual, pure,
+    )  # fmt: skip
+    return live_public, live_actual, pure
+
+
+def state_live_waits(
+    states: HandStates, vis: Visibility, masks: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """live_waits of the hand states ``rows`` (tenpai ones; ``masks``: every state's waits) at their own moments:
+    the public counts after the state's event (the round's start for a deal) and every seat's closed hand then;
+    in one compiled pass (rules.kernels_visibility)."""
+    n = len(rows)
+    live_public, live_actual, pure = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_)
+    live_counts_kernel(
+        np.ascontiguousarray(states.counts, dtype=np.int8),
+        *(np.ascontiguousarray(values, dtype=np.int64) for values in (
+            states.round_id, states.seat, states.event_row, masks)),
+        vis.public, vis.public_start, np.ascontiguousarray(rows, dtype=np.int64),
+        live_public, live_actual, pure,
+    )  # fmt: skip
     return live_public, live_actual, pure
 
 
@@ -52,12 +69,7 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
     live_actual = np.full(n, -1, dtype=np.int16)
     pure = np.zeros(n, dtype=bool)
     if len(tenpai):
-        rid, row = states.round_id[tenpai], states.event_row[tenpai]
-        public = at_states(vis.public, vis.public_start, rid, row)
-        closed_all = closed_all_at(states, rid, row)
-        live_public[tenpai], live_actual[tenpai], pure[tenpai] = live_waits(
-            masks[tenpai], states.counts[tenpai], public, closed_all
-        )
+        live_public[tenpai], live_actual[tenpai], pure[tenpai] = state_live_waits(states, vis, masks, tenpai)
     is_tenpai = masks != 0
     return {
         "shanten": shanten(states.hands),

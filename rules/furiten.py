@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, EventArrays, HandStates, grouped_cumsum_1d, is_action, last_row_per_round
-from rules.round_index import RoundIndex, round_bounds
+from rules.hands import CODE, EventArrays, HandStates, is_action, last_row_per_round
+from rules.kernels_furiten import current_waits_kernel, first_discards_kernel, own_discard_kernel, rows_by_seat_kernel
+from rules.round_index import RoundIndex
 from rules.waits import KIND_BITS
 
 RELEASES = ("discard", "kakan")
@@ -59,44 +60,21 @@ def state_index(states: HandStates, n_events: int, usable: np.ndarray | None = N
     return RoundIndex.build(states.round_id[mine], states.seat[mine], states.event_row[mine], n_events, mine)
 
 
+def _int64(values: np.ndarray) -> np.ndarray:
+    """``values`` as a contiguous int64 array (no copy when it already is one)."""
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
 def current_waits(states: HandStates, waits_mask: np.ndarray, events: EventArrays) -> np.ndarray:
     """(n_events, 4) waits of each seat as of its last between-turn state before each event (0: none).
 
-    Each usable state adds, at the first row it holds for, the change from the seat's previous waits in
-    the round; each (round, seat) gives its last waits back at the round's end: a running sum down the
-    rows is then every seat's waits (exact: the sums telescope)."""
-    n = len(events.action)
-    # where each round's events begin and end (a round without events: where they would)
-    bounds = round_bounds(events.round_id, len(events.hands_start))
-    # the first event row each state holds for: a deal from its round's first event, a state after an event
-    # from the next one; a state after its round's last event holds for none
-    start = np.where(states.event_row >= 0, states.event_row + 1, bounds[states.round_id])
-    seated = (states.seat >= 0) & (states.seat < 4)
-    usable = np.flatnonzero((waits_mask >= 0) & (start < bounds[states.round_id + 1]) & seated)
-    # usable states in (round, seat, event) order, one per event: starts ascend within each (round, seat)
-    rid, seat, start, waits = states.round_id[usable], states.seat[usable], start[usable], waits_mask[usable]
-    first = np.r_[True, (rid[1:] != rid[:-1]) | (seat[1:] != seat[:-1])]  # a (round, seat)'s first state
-    last = np.r_[first[1:], True]
-    change = waits - np.where(first, 0, np.r_[0, waits[:-1]])
-    steps = np.zeros(4 * (n + 1), dtype=np.int64)  # (n + 1, 4) flat
-    steps[4 * start + seat] = change
-    # a round's end (the next round's first row) may be where the seat's next state starts: added to it
-    steps[4 * bounds[rid[last] + 1] + seat[last]] -= waits[last]
-    return np.cumsum(steps[: 4 * n].reshape(n, 4), axis=0)
-
-
-NEVER = np.iinfo(np.int64).max
-"""First-discard row of a kind never discarded."""
-
-
-def first_discards(events: EventArrays) -> np.ndarray:
-    """(n_rounds, 4, 34): the event row of each seat's first discard of each kind in the round."""
-    n_rounds = len(events.hands_start)
-    rows = np.flatnonzero(events.action == CODE["discard"])
-    key = (events.round_id[rows] * 4 + events.seat[rows]) * 34 + (events.tile[rows] >> 2)  # >> 2: // 4, faster
-    first = np.full(n_rounds * 4 * 34, NEVER, dtype=np.int64)
-    np.minimum.at(first, key, rows)
-    return first.reshape(n_rounds, 4, 34)
+    A usable state (between turns, ``waits_mask`` >= 0, of a seat 0-3) holds from the row after its event (a
+    deal: from its round's first row) to the next usable state of its (round, seat), else to the round's end.
+    Compiled (rules.kernels_furiten)."""
+    return current_waits_kernel(
+        _int64(events.round_id), len(events.hands_start),
+        *(_int64(values) for values in (states.round_id, states.seat, states.event_row, waits_mask)),
+    )  # fmt: skip
 
 
 @dataclass
@@ -118,35 +96,35 @@ HAND_CHANGES = ("draw", "chi", "pon", "daiminkan", "kakan", "ankan", "kita")
 
 
 def seat_history(events: EventArrays) -> SeatHistory:
-    """The SeatHistory of a part's events."""
-    n_events = len(events.action)
-    discards = np.flatnonzero(events.action == CODE["discard"])
-    # each discard's cell of first_discards (a negative one read from the end, as an index would)
-    first = first_discards(events).ravel()
-    cell = (events.round_id[discards] * 4 + events.seat[discards]) * 34 + (events.tile[discards] >> 2)
-    cell = np.where(cell < 0, cell + len(first), cell)
-    is_first = first[cell] == discards  # the first discard of its kind by its seat in the round
-    first_row, first_cell = discards[is_first], cell[is_first]
-    # by (round, seat), each in event order (the rows already are)
-    group = first_cell // 34
-    order = np.argsort(group, kind="stable")
-    first_row, group, first_kind = first_row[order], group[order], first_cell[order] % 34
-    # each kind's bit joins the running mask once per (round, seat): a running sum is the running OR
-    new_group = np.flatnonzero(np.diff(group, prepend=-1))
-    discarded = grouped_cumsum_1d(KIND_BITS[first_kind], new_group, np.int64)
-    seated = (events.seat >= 0) & (events.seat < 4)
+    """The SeatHistory of a part's events. Compiled (rules.kernels_furiten)."""
+    round_id, seat, action = _int64(events.round_id), _int64(events.seat), _int64(events.action)
+    n_rounds, stride = len(events.hands_start), len(round_id) + 2
+    keys, discarded = first_discards_kernel(round_id, seat, action, _int64(events.tile), n_rounds, CODE["discard"],
+                                            KIND_BITS)  # fmt: skip
 
-    def by_seat(mask: np.ndarray) -> RoundIndex:
-        rows = np.flatnonzero(mask & seated)
-        return RoundIndex.of_rows(events.round_id, rows, events.seat[rows])
+    def by_seat(wanted: np.ndarray) -> RoundIndex:
+        """The RoundIndex of the wanted rows of seats 0-3 (items: the rows)."""
+        return RoundIndex(*rows_by_seat_kernel(round_id, seat, wanted, n_rounds), stride)
 
     return SeatHistory(
-        riichi=by_seat(events.action == CODE["riichi"]),
-        discards=by_seat(events.action == CODE["discard"]),
-        changes=by_seat(is_action(events.action, HAND_CHANGES)),
-        first_discards=RoundIndex.build(group // 4, group % 4, first_row, n_events),
+        riichi=by_seat(action == CODE["riichi"]),
+        discards=by_seat(action == CODE["discard"]),
+        changes=by_seat(is_action(action, HAND_CHANGES)),
+        first_discards=RoundIndex(keys, np.arange(len(keys), dtype=np.int64), stride),
         discarded=discarded,
     )
+
+
+def own_discard_furiten(
+    states: HandStates, waits_mask: np.ndarray, history: SeatHistory, events: EventArrays
+) -> np.ndarray:
+    """Per state between turns (``waits_mask`` >= 0): a wait is among the seat's own discards of the round up to
+    and including the state's event (1/0; a deal 0); -1 mid-turn. Compiled (rules.kernels_furiten)."""
+    index = history.first_discards
+    return own_discard_kernel(
+        _int64(events.round_id), _int64(states.seat), _int64(states.event_row), _int64(waits_mask),
+        _int64(index.keys), _int64(index.items), index.stride, _int64(history.discarded),
+    )  # fmt: skip
 
 
 def discarded_mask(

@@ -1,9 +1,9 @@
 """Hand states: every seat's closed tiles after every event that changes them, built in bulk.
 
-Each hand-changing event becomes a row of tile deltas (+1 drawn, -1 discarded, the tiles a call
-takes out of the hand, ...); the states are the cumulative sum of those rows within each
-(round, seat), eight counts to an int64 word (rules.running). Each suit's base-5 index and the number of
-closed tiles are linear in the counts: they are summed along in the same pass.
+Each hand-changing event moves tiles in or out of a closed hand (+1 drawn, -1 discarded, the tiles a call
+takes out of the hand, ...); the states are the running counts of those moves within each (round, seat),
+computed by one numba kernel (rules.kernels_hands). Each suit's base-5 index and the number of closed tiles
+are linear in the counts: they are summed along in the same pass.
 
 Inputs are plain arrays (see ``EventArrays``); nothing here reads files.
 """
@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from rules.hand_batch import HandBatch
-from rules.running import n_words, packed_deltas, running_sums_in_groups, unpack_counts, wrapped_cells
+from rules.kernels_hands import hand_states_kernel
 
 ACTIONS = (
     "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita",
@@ -60,13 +60,6 @@ def add_counts(rows: np.ndarray, columns: np.ndarray, deltas: np.ndarray, shape:
     flat = np.zeros(n * width, dtype=np.int8)
     np.add.at(flat, rows * width + columns, deltas.astype(np.int8))
     return flat.reshape(n, width)
-
-
-N_COLUMNS = 37
-"""Columns of a state: 34 kinds, then red 5m, 5p, 5s."""
-
-_RED_COLUMN = np.full(136, -1, dtype=np.int64)
-_RED_COLUMN[[16, 52, 88]] = [34, 35, 36]
 
 
 @dataclass
@@ -161,111 +154,29 @@ def row_before(skipped: np.ndarray, at: np.ndarray) -> np.ndarray:
     return np.where(k >= 0, k + np.searchsorted(kept_before, k, side="right"), -1)
 
 
-def tile_deltas(events: EventArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(event row, 136-id, delta) for every tile entering or leaving a closed hand."""
-    action = events.action
-    rows = np.arange(len(action))
-    single = is_action(action, ("draw", "discard", "kakan", "kita"))
-    single_rows = rows[single]
-    single_delta = np.where(action[single_rows] == CODE["draw"], 1, -1)
-    lengths = np.diff(events.meld_offsets)
-    owner = np.repeat(rows, lengths)
-    meld_tile = events.meld_values
-    takes = is_action(action[owner], CALLS)
-    # the called tile came from another seat's discard: it never was in this hand
-    takes &= (action[owner] == CODE["ankan"]) | (meld_tile != events.tile[owner])
-    row = np.concatenate([single_rows, owner[takes]])
-    tile = np.concatenate([events.tile[single_rows], meld_tile[takes]])
-    delta = np.concatenate([single_delta, np.full(int(takes.sum()), -1)])
-    return row, tile, delta
+_CODES = np.arange(len(ACTIONS))
+_SINGLE_DELTA = np.zeros(len(ACTIONS), dtype=np.int64)
+_SINGLE_DELTA[CODE["draw"]] = 1
+_SINGLE_DELTA[[CODE[name] for name in ("discard", "kakan", "kita")]] = -1
+"""By action code, what the event's own tile does to its seat's hand: +1 drawn, -1 discarded, added to a kan or set
+aside as kita, 0 (the tiles of a call, if any, are its meld's)."""
+
+_IS_CALL = is_action(_CODES, CALLS)
+"""By action code: a call that adds a meld (its meld's tiles other than the called one leave the hand)."""
 
 
-def _state_keys(events: EventArrays, changed_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sorted states: the deal of every (round, seat) plus each changing event; returns
-    (round_id, seat, event_row) with event_row -1 for the deal."""
-    n_rounds, n_seats = events.hands_start.shape[:2]
-    has_hand = (events.hands_start >= 0).any(axis=2)
-    deal_round, deal_seat = np.nonzero(has_hand)
-    round_id = np.concatenate([deal_round, events.round_id[changed_rows]])
-    seat = np.concatenate([deal_seat, events.seat[changed_rows]])
-    event_row = np.concatenate([np.full(len(deal_round), -1), changed_rows])
-    # deals come first and changed rows ascend: a stable sort by (round, seat) alone keeps the rows in order
-    order = np.argsort(round_id * 5 + (seat + 1), kind="stable")
-    return round_id[order], seat[order], event_row[order]
+def _int64(values: np.ndarray) -> np.ndarray:
+    """``values`` as a contiguous int64 array (no copy when it already is one)."""
+    return np.ascontiguousarray(values, dtype=np.int64)
 
 
-def hand_states(events: EventArrays, deltas: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> HandStates:
-    """Return every seat's closed hand after the deal and after each event that changed it (``deltas``: the
-    events' tile_deltas when already known)."""
-    delta_row, delta_tile, delta = tile_deltas(events) if deltas is None else deltas
-    changed = np.flatnonzero(np.bincount(delta_row, minlength=len(events.action)))
-    round_id, seat, event_row = _state_keys(events, changed)
-    group_start = np.flatnonzero(np.r_[True, (round_id[1:] != round_id[:-1]) | (seat[1:] != seat[:-1])])
-    # each delta goes to its state: an event's state by row, a dealt tile to its group's first state
-    state_of_row = np.full(len(events.action), -1, dtype=np.int64)
-    on_event = np.flatnonzero(event_row >= 0)
-    state_of_row[event_row[on_event]] = on_event
-    dealt_round, dealt_seat, slot = np.nonzero(events.hands_start >= 0)
-    group_keys = round_id[group_start] * 4 + seat[group_start]
-    deal_state = group_start[np.searchsorted(group_keys, dealt_round * 4 + dealt_seat)]
-    rows = np.concatenate([deal_state, state_of_row[delta_row]])
-    tiles = np.concatenate([events.hands_start[dealt_round, dealt_seat, slot], delta_tile])
-    deltas = np.concatenate([np.ones(len(deal_state), dtype=np.int8), delta.astype(np.int8)])
-    red_rules = events.has_red_fives[round_id[rows]]
-    counts, red, suit_index, n_closed = _running_hands(rows, tiles, deltas, red_rules, len(round_id), group_start)
-    n_calls = grouped_cumsum_1d(_calls_added(events, event_row), group_start)
-    idx = np.where(event_row >= 0, events.event_idx[np.maximum(event_row, 0)], -1)
-    after = np.where(event_row >= 0, events.action[np.maximum(event_row, 0)], -1)
-    return HandStates(round_id, seat, event_row, idx, counts, red, n_calls, after, suit_index, n_closed)
-
-
-_SUIT_WEIGHT = 5 ** (np.arange(34, dtype=np.int64) % 9)
-"""Weight of each 34-kind in its suit's base-5 index (rules.shanten.suit_indices)."""
-
-
-def _running_hands(
-    rows: np.ndarray, tiles: np.ndarray, deltas: np.ndarray, red_rules: np.ndarray, n: int, group_start: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per state from the summed deltas of its group so far: (n, 34) int8 counts of the kinds, (n, 3) int8 red
-    fives (where the rules have them; a view), (n, 4) int64 suit indices and (n,) int16 closed tiles.
-
-    The suit indices and the tile count are linear in the counts: they run along with them, in one pass."""
-    n_packed = n_words(N_COLUMNS)
-    sums = np.zeros((n_packed + 5, n), dtype=np.int64)  # per state: the packed count words, 4 suit indices, tiles
-    cells = sums.reshape(-1)
-    kinds = tiles >> 2
-    # each tile's count, where an unknown one (kind -1) lands as rules.hands.add_counts would put it
-    count_rows, count_columns = wrapped_cells(rows, kinds, (n, N_COLUMNS))
-    words, packed = packed_deltas(count_columns, deltas)
-    np.add.at(cells, words * n + count_rows, packed)
-    # a red five (where the rules have them) counts in its own column too
-    red_col = _RED_COLUMN[tiles]
-    red = np.flatnonzero((red_col >= 0) & red_rules)
-    words, packed = packed_deltas(red_col[red], deltas[red])
-    np.add.at(cells, words * n + rows[red], packed)
-    # the suit index and the tile count of known tiles (an unknown one adds 0 to the first suit)
-    known = kinds >= 0
-    wide = np.where(known, deltas, 0).astype(np.int64)
-    kinds = np.maximum(kinds, 0)
-    np.add.at(cells, (n_packed + kinds // 9) * n + rows, wide * _SUIT_WEIGHT[kinds])
-    np.add.at(cells, (n_packed + 4) * n + rows, wide)
-    running_sums_in_groups(sums, group_start)
-    suit_index = np.ascontiguousarray(sums[n_packed : n_packed + 4].T)
-    lanes = unpack_counts(sums[:n_packed])
-    # the counts are read by many derivations: contiguous; the red fives only by the hand_states table
-    return np.ascontiguousarray(lanes[:, :34]), lanes[:, 34:N_COLUMNS], suit_index, sums[n_packed + 4].astype(np.int16)
-
-
-def _calls_added(events: EventArrays, event_row: np.ndarray) -> np.ndarray:
-    """1 for a state created by a call that adds a meld, else 0."""
-    is_call = is_action(events.action, CALLS)
-    return np.where(event_row >= 0, is_call[np.maximum(event_row, 0)], False).astype(np.int8)
-
-
-def grouped_cumsum_1d(values: np.ndarray, group_start: np.ndarray, dtype: type = np.int8) -> np.ndarray:
-    """Cumulative sum of small non-negative values restarting at each group start, as ``dtype`` (one
-    int64 running sum minus, for each group, the sum just before the group began)."""
-    sums = np.cumsum(values, dtype=np.int64)
-    before = sums[group_start] - values[group_start]
-    lengths = np.diff(np.append(group_start, len(values)))
-    return (sums - np.repeat(before, lengths)).astype(dtype)
+def hand_states(events: EventArrays) -> HandStates:
+    """Return every seat's closed hand after the deal and after each event that changed it, ordered by round,
+    seat, then event row (the deal first); compiled (rules.kernels_hands). A 136-id outside -136..135 raises
+    IndexError."""
+    rid, seat, row, event_idx, counts, red, n_calls, after, suit_index, n_closed = hand_states_kernel(
+        _int64(events.round_id), _int64(events.seat), _int64(events.action), _int64(events.event_idx),
+        _int64(events.tile), _int64(events.meld_offsets), _int64(events.meld_values), _int64(events.hands_start),
+        np.ascontiguousarray(events.has_red_fives, dtype=np.bool_), _SINGLE_DELTA, _IS_CALL, CODE["ankan"],
+    )  # fmt: skip
+    return HandStates(rid, seat, row, event_idx, counts, red, n_calls, after, suit_index, n_closed.astype(np.int16))

@@ -104,9 +104,3 @@ class RoundIndex:
             ends = np.flatnonzero(np.r_[group[1:] != group[:-1], True])
             out[group[ends]] = self.items[ends]
         return out.reshape(n_rounds, SEATS)
-
-
-def round_bounds(round_id: np.ndarray, n_rounds: int) -> np.ndarray:
-    """(n_rounds + 1,) where each round's rows begin in ``round_id`` (ascending), and the end: round r holds
-    rows bounds[r] to bounds[r + 1] (none for a round without rows)."""
-    return np.searchsorted(round_id, np.arange(n_rounds + 1), side="left")

@@ -13,12 +13,12 @@ def test_the_chain_makes_every_derived_table_once() -> None:
     made = [name for step in CHAIN for name in step.produces]
     assert sorted(set(made) & set(DERIVED_TABLES)) == sorted(DERIVED_TABLES)
     assert len(made) == len(set(made))
-    assert describe().splitlines()[0] == "tile_deltas: events -> deltas"
+    assert describe().splitlines()[0] == "hand_states: events -> states"
 
 
 def test_a_need_nothing_before_produces_is_an_error() -> None:
-    late = (CHAIN[1], CHAIN[0], *CHAIN[2:])  # hand_states before tile_deltas
-    with pytest.raises(ChainError, match="hand_states needs \\['deltas'\\]"):
+    late = (CHAIN[1], CHAIN[2], CHAIN[0], *CHAIN[3:])  # the analysis before hand_states
+    with pytest.raises(ChainError, match="analysis needs \\['states'\\]"):
         check_chain(late)
 
 
@@ -32,10 +32,10 @@ def test_a_value_made_twice_or_undeclared_or_a_table_not_made_is_an_error() -> N
 
 
 def test_running_checks_what_a_derivation_makes() -> None:
-    wrong_type = Derivation("bad", ("events",), ("deltas",), lambda events: "not a tuple")
-    with pytest.raises(ChainError, match="deltas is a str"):
+    wrong_type = Derivation("bad", ("events",), ("passes",), lambda events: "not a tuple")
+    with pytest.raises(ChainError, match="passes is a str"):
         run_chain({"events": None}, [wrong_type])
-    wrong_names = Derivation("bad", ("events",), ("deltas", "states"), lambda events: {"deltas": ()})
+    wrong_names = Derivation("bad", ("events",), ("passes", "states"), lambda events: {"passes": ()})
     with pytest.raises(ChainError, match="made"):
         run_chain({"events": None}, [wrong_names])
-    assert VALUES["deltas"] is tuple
+    assert VALUES["passes"] is tuple

@@ -1,32 +1,18 @@
 """The hand_states table: every seat's closed hand after every change, with its analysis (rules.analysis) and
-its own-discard furiten between turns."""
+its own-discard furiten between turns (rules.furiten.own_discard_furiten)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from pipeline.derive.round_arrays import RoundArrays
-from rules.furiten import SeatHistory, discarded_mask
-from rules.hands import EventArrays, HandStates
-
-
-def own_discard_furiten(
-    states: HandStates, waits_mask: np.ndarray, history: SeatHistory, events: EventArrays
-) -> np.ndarray:
-    """Per state between turns: a wait is among the seat's own discards so far (1/0); -1 mid-turn."""
-    out = np.full(len(waits_mask), -1, dtype=np.int8)
-    between = np.flatnonzero(waits_mask >= 0)
-    rows = np.maximum(states.event_row[between], 0)
-    so_far = discarded_mask(history, events, rows, states.seat[between], inclusive=True)
-    so_far = np.where(states.event_row[between] >= 0, so_far, 0)
-    out[between] = (waits_mask[between] & so_far) != 0
-    return out
+from rules.hands import HandStates
 
 
 def hand_state_columns(
     rounds: RoundArrays, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
 ) -> dict:
-    """Columns of the hand_states table; ``own`` from own_discard_furiten."""
+    """Columns of the hand_states table; ``own`` from rules.furiten.own_discard_furiten."""
     return {
         "game_id": rounds.game_codes(states.round_id),
         "round_idx": rounds.round_idx[states.round_id],

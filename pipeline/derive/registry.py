@@ -18,7 +18,7 @@ from pipeline.columns import ColumnValues
 from pipeline.derive.aborts import abort_columns, could_ron_last
 from pipeline.derive.draws import DrawTenpai, draw_outcomes
 from pipeline.derive.furiten import declared_ron, interval_columns, pass_columns, win_check_columns
-from pipeline.derive.hand_table import hand_state_columns, own_discard_furiten
+from pipeline.derive.hand_table import hand_state_columns
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.riichi import riichi_columns
 from pipeline.derive.round_arrays import RoundArrays
@@ -27,8 +27,16 @@ from pipeline.derive.seats import seat_round_columns
 from pipeline.derive.transitions import transition_columns
 from pipeline.schema import DERIVED_TABLES
 from rules.analysis import analyse_states
-from rules.furiten import Passes, SeatHistory, classify_passes, current_waits, find_passes, seat_history
-from rules.hands import EventArrays, HandStates, hand_states, tile_deltas
+from rules.furiten import (
+    Passes,
+    SeatHistory,
+    classify_passes,
+    current_waits,
+    find_passes,
+    own_discard_furiten,
+    seat_history,
+)
+from rules.hands import EventArrays, HandStates, hand_states
 from rules.visibility import Visibility, visibility
 
 
@@ -54,7 +62,6 @@ VALUES: dict[str, type] = {
     "inputs": RoundInputs,
     "rounds": RoundArrays,
     "events": EventArrays,
-    "deltas": tuple,  # rules.hands.tile_deltas: (event row, 136-id, delta)
     "states": HandStates,
     "vis": Visibility,
     "analysis": dict,  # rules.analysis.analyse_states: per-state columns
@@ -71,8 +78,7 @@ VALUES: dict[str, type] = {
 
 
 CHAIN: tuple[Derivation, ...] = (
-    Derivation("tile_deltas", ("events",), ("deltas",), tile_deltas),
-    Derivation("hand_states", ("events", "deltas"), ("states",), hand_states),
+    Derivation("hand_states", ("events",), ("states",), hand_states),
     Derivation("visibility", ("events", "rounds"), ("vis",), lambda ev, rounds: visibility(ev, rounds.dora_indicator)),
     Derivation("analysis", ("states", "vis"), ("analysis",), analyse_states),
     Derivation("seat_history", ("events",), ("history",), seat_history),

@@ -16,7 +16,7 @@ def riichi_columns(
     rounds: RoundArrays, ev: EventArrays, states: HandStates, analysis: dict[str, np.ndarray], own: np.ndarray
 ) -> dict[str, np.ndarray]:
     """Columns of the riichi table: one row per riichi declaration of the part (``own``: each state's
-    own-discard furiten, from hand_table.own_discard_furiten)."""
+    own-discard furiten, from rules.furiten.own_discard_furiten)."""
     n = len(ev.action)
     declared = np.flatnonzero(ev.action == CODE["riichi"])
     state_of_row = np.full(n, -1, dtype=np.int64)

@@ -14,12 +14,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from naive_replay import moves
 
 from pipeline.derive.inputs import RoundInputs, part_tables, read_inputs
 from pipeline.derive.registry import derive_part
 from pipeline.schema import DERIVED_TABLES, arrow_schema
 from rules.analysis import analyse_states
-from rules.hands import CODE, EventArrays, HandStates, hand_states, tile_deltas
+from rules.hands import CODE, EventArrays, HandStates, hand_states
 from rules.nagashi import nagashi_eligible
 from rules.tenhou_draws import DRAW_KINDS_WITH_HANDS
 from rules.visibility import Visibility, closed_all_at, visibility
@@ -194,8 +195,9 @@ def test_all_hands_at_every_event_equal_a_running_sum_of_every_tile_in_and_out(r
         dealt_round = np.nonzero(events.hands_start >= 0)[0]
         np.add.at(dealt, (dealt_round, events.hands_start[events.hands_start >= 0] // 4), 1)
         step = np.zeros((n_events, 34), dtype=np.int64)
-        rows, tiles, deltas = tile_deltas(events)
-        np.add.at(step, (rows, tiles // 4), deltas)
+        for e in range(n_events):
+            for tile, delta in moves(events, e):  # naive_replay's reading of each event's tiles
+                step[e, tile // 4] += delta
         expected = np.zeros_like(step)
         for i in range(n_events):
             same_round = i > 0 and events.round_id[i] == events.round_id[i - 1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.round_index import RoundIndex, round_bounds
+from rules.round_index import RoundIndex
 
 
 def _items(rng: np.random.Generator, n: int, n_rounds: int, n_positions: int) -> tuple[np.ndarray, ...]:
@@ -59,4 +59,3 @@ def test_last_gives_each_groups_last_item_and_rows_index_by_round() -> None:
     assert index.previous(round_id[[2, 4]], 1, np.array([2, 4])).tolist() == [0, -1]
     whole = RoundIndex.of_rows(round_id, np.arange(6))
     assert whole.last(4)[:, 0].tolist() == [2, 4, -1, 5]
-    assert round_bounds(round_id, 4).tolist() == [0, 3, 5, 5, 6]

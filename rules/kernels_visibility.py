@@ -1,0 +1,192 @@
+"""The numba kernels of rules.visibility and rules.analysis: the running public counts of every event, and the live
+winning tiles of tenpai hands.
+
+* ``visibility_kernel``: one pass over the events adds each tile an event shows to its row, one more runs the
+  counts down each round from the round's start.
+* ``closed_all_kernel``: the tiles in all closed hands at given moments (``states_at``: a binary search per seat
+  among the hand states finds each seat's hand).
+* ``live_waits_kernel``: per hand, the live winning tiles from the player's view and the table's, and whether it
+  is pure karaten (``_live_hand``, the rule itself).
+* ``live_counts_kernel``: the same for hand states, finding each state's public counts and all closed hands at
+  its moment on the way, without (N, 34) temporaries.
+
+Malformed inputs keep the meaning they always had: a tile of unknown kind (136-id -1 to -4) counts in the cell
+``row x 34 + kind`` of the flat (n_events, 34) matrix reaches, counts wrap as int8.
+
+Kernels only: rules.visibility and rules.analysis call them with plain arrays (this module imports no rule module).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.compiled import njit
+from rules.tiles import N_KINDS
+
+PACKED_LANES = 40
+"""Kinds a 136-id past the 34 kinds may have without being refused (what the counts were once packed into: eight
+to a word, five words); such a tile counts nowhere."""
+
+ALL_KINDS = (1 << N_KINDS) - 1
+"""The 34-bit mask of every kind."""
+
+
+@njit
+def _add_odd_public(public: np.ndarray, row: int, tile: int) -> None:
+    """One shown tile of no kind 0-33 at event ``row``: where the flat index of an unknown kind reaches."""
+    n = public.shape[0]
+    kind = tile // 4
+    if kind < 0:  # wrapped: the previous row's last columns (before the first row, the last row's)
+        flat = (row * N_KINDS + kind) % (n * N_KINDS)
+        public[flat // N_KINDS, flat % N_KINDS] += 1
+    elif kind < N_KINDS:
+        public[row, kind] += 1
+    elif kind >= PACKED_LANES:
+        raise IndexError("a 136-id past the packed counts")
+
+
+@njit
+def visibility_kernel(
+    round_id: np.ndarray, action: np.ndarray, tile: np.ndarray, meld_offsets: np.ndarray, meld_values: np.ndarray,
+    public_start: np.ndarray, shown_alone: np.ndarray, is_call: np.ndarray, ankan: int,
+) -> np.ndarray:  # fmt: skip
+    """(n_events, 34) int8 running public counts per round, from the round's start counts ``public_start``
+    (n_rounds, 34); ``shown_alone`` (an event showing its own tile) and ``is_call`` by action code, ``ankan`` its
+    code."""
+    n = round_id.shape[0]
+    n_codes = shown_alone.shape[0]
+    public = np.zeros((n, N_KINDS), dtype=np.int8)
+    for e in range(n):
+        code = action[e]
+        known = 0 <= code < n_codes  # an action the rules do not know shows nothing
+        if known and shown_alone[code]:
+            if 0 <= tile[e] < 4 * N_KINDS:
+                public[e, tile[e] >> 2] += 1
+            else:  # rare: a kernel call passes (and counts references to) the array
+                _add_odd_public(public, e, tile[e])
+        if known and is_call[code]:
+            for m in range(meld_offsets[e], meld_offsets[e + 1]):
+                # the called tile is already visible as a discard (an ankan's are all from the hand)
+                if code == ankan or meld_values[m] != tile[e]:
+                    if 0 <= meld_values[m] < 4 * N_KINDS:
+                        public[e, meld_values[m] >> 2] += 1
+                    else:
+                        _add_odd_public(public, e, meld_values[m])
+    for e in range(n):
+        if e == 0 or round_id[e] != round_id[e - 1]:  # a round's first row: its start counts join
+            for k in range(N_KINDS):
+                public[e, k] += public_start[round_id[e], k]
+        else:
+            for k in range(N_KINDS):
+                public[e, k] += public[e - 1, k]  # int8 wraps
+    return public
+
+
+@njit
+def states_at(state_round: np.ndarray, state_seat: np.ndarray, state_row: np.ndarray, round_id: np.ndarray,
+              event_row: np.ndarray) -> np.ndarray:  # fmt: skip
+    """(Q, 4): for each seat of round round_id[q] right after its event row event_row[q] (-1: as dealt), the seat's
+    last state at or before that row, -1 when none. States in rules.hands.hand_states order (by round x 4 + seat,
+    then event row)."""
+    n = state_round.shape[0]
+    group = state_round * 4 + state_seat
+    out = np.full((round_id.shape[0], 4), -1, dtype=np.int64)
+    if n == 0:
+        return out
+    # each round's states: the search looks there first (a round holds few states), then checks its bounds
+    n_rounds = max(state_round[-1] + 1, 0)
+    round_start = np.searchsorted(state_round, np.arange(n_rounds + 1))
+    for q in range(round_id.shape[0]):
+        for seat in range(4):
+            wanted, row = round_id[q] * 4 + seat, event_row[q]
+            low, high = 0, n
+            if 0 <= round_id[q] < n_rounds:
+                low, high = round_start[round_id[q]], round_start[round_id[q] + 1]
+                # the answer lies in the round's states unless a neighbour says otherwise (malformed inputs):
+                # the state before them must be at most (wanted, row), the one after them past it
+                before, after = max(low - 1, 0), min(high, n - 1)
+                before_ok = low == 0 or group[before] < wanted or (group[before] == wanted and state_row[before] <= row)
+                after_ok = high == n or group[after] > wanted or (group[after] == wanted and state_row[after] > row)
+                if not (before_ok and after_ok):
+                    low, high = 0, n
+            while low < high:  # the first state past (wanted, row)
+                middle = (low + high) >> 1
+                if group[middle] < wanted or (group[middle] == wanted and state_row[middle] <= row):
+                    low = middle + 1
+                else:
+                    high = middle
+            # the state just before it, if it is that round's and seat's
+            if low >= 1 and group[low - 1] == wanted:
+                out[q, seat] = low - 1
+    return out
+
+
+@njit
+def _sum_hands(found: np.ndarray, counts: np.ndarray, out: np.ndarray, kinds: int) -> None:
+    """out (34,) int8 = the sum of the hands ``counts[found[seat]]`` of the seats found (-1: none), at the kinds of
+    the 34-bit mask ``kinds`` (0 elsewhere)."""
+    out[:] = 0
+    for seat in range(found.shape[0]):
+        if found[seat] >= 0:
+            for k in range(N_KINDS):
+                if (kinds >> k) & 1:
+                    out[k] += counts[found[seat], k]  # int8 wraps
+
+
+@njit
+def closed_all_kernel(
+    counts: np.ndarray, state_round: np.ndarray, state_seat: np.ndarray, state_row: np.ndarray,
+    round_id: np.ndarray, event_row: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """(Q, 34) int8: the tiles in all closed hands of round round_id[q] right after its event row event_row[q] (-1:
+    as dealt), from the hand states' ``counts``, rounds, seats and event rows (see states_at)."""
+    found = states_at(state_round, state_seat, state_row, round_id, event_row)
+    out = np.empty((round_id.shape[0], N_KINDS), dtype=np.int8)
+    for q in range(round_id.shape[0]):
+        _sum_hands(found[q], counts, out[q], ALL_KINDS)
+    return out
+
+
+@njit
+def _live_hand(mask: int, own: np.ndarray, shown: np.ndarray, closed_all: np.ndarray) -> tuple:
+    """(live from the player's view, live in the wall, pure karaten) of one tenpai hand: its 34-bit waits
+    ``mask``, its closed counts ``own``, the public counts ``shown`` and every closed hand's ``closed_all`` (34,)."""
+    live_public, live_actual, pure = 0, 0, True
+    for k in range(N_KINDS):
+        if (mask >> k) & 1:
+            shown_k = np.int64(shown[k])  # widened before the subtraction: int8 counts do not wrap here
+            live_public += max(4 - shown_k - np.int64(own[k]), 0)
+            live_actual += max(4 - shown_k - np.int64(closed_all[k]), 0)
+            pure &= own[k] == 4  # every copy of every wait in the player's own closed hand
+    return live_public, live_actual, pure
+
+
+@njit
+def live_waits_kernel(
+    masks: np.ndarray, own: np.ndarray, public: np.ndarray, closed_all: np.ndarray,
+    live_public: np.ndarray, live_actual: np.ndarray, pure: np.ndarray,
+) -> None:  # fmt: skip
+    """Fill live_public, live_actual, pure (N,) for N hands: waits ``masks`` (N,), closed counts ``own``, public
+    counts ``public`` and all closed hands ``closed_all`` (N, 34) int8."""
+    for i in range(masks.shape[0]):
+        live_public[i], live_actual[i], pure[i] = _live_hand(masks[i], own[i], public[i], closed_all[i])
+
+
+@njit
+def live_counts_kernel(
+    counts: np.ndarray, state_round: np.ndarray, state_seat: np.ndarray, state_row: np.ndarray, masks: np.ndarray,
+    public: np.ndarray, public_start: np.ndarray, rows: np.ndarray,
+    live_public: np.ndarray, live_actual: np.ndarray, pure: np.ndarray,
+) -> None:  # fmt: skip
+    """Fill live_public, live_actual, pure (Q,) for the hand states ``rows`` (counts, round, seat, event row and
+    waits ``masks`` of every state; the running ``public`` counts per event and ``public_start`` per round, as
+    visibility_kernel makes them): all closed hands at each state's moment, its public counts (after its event,
+    or the round's start for a deal) and its live waits."""
+    found = states_at(state_round, state_seat, state_row, state_round[rows], state_row[rows])
+    closed_all = np.zeros(N_KINDS, dtype=np.int8)
+    for i in range(rows.shape[0]):
+        state = rows[i]
+        _sum_hands(found[i], counts, closed_all, masks[state])  # the waits' kinds: all _live_hand reads
+        row = state_row[state]
+        shown = public[row] if row >= 0 else public_start[state_round[state]]
+        live_public[i], live_actual[i], pure[i] = _live_hand(masks[state], counts[state], shown, closed_all)
