@@ -22,9 +22,11 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+from pipeline.cli.frame import domain_errors
 from pipeline.cli.render import MAX_GROUPS_SHOWN
 from pipeline.db import connect, sql_names
 from pipeline.ingest import IngestReport
@@ -690,6 +692,28 @@ def test_sql_limit_shows_that_many_rows(real_wh: Path, tenhou_db) -> None:  # no
 
 # --- Ctrl-C ----------------------------------------------------------------------------------------------------
 REPO = Path(__file__).resolve().parents[1]
+
+
+def test_an_error_raised_by_ctrl_c_on_its_way_out_is_an_interruption(capsys: pytest.CaptureFixture[str]) -> None:
+    """What an interrupted command's cleanup raises (seen in CI: OSError EBADF from a worker pool's pipes) ends
+    it as interrupted (exit 130), not as an internal error (exit 70); the same error without Ctrl-C is one."""
+
+    def interrupted_then_broken() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, to this process alone
+            time.sleep(5)
+        except KeyboardInterrupt:
+            raise OSError(9, "Bad file descriptor") from None
+
+    def broken() -> None:
+        raise OSError(9, "Bad file descriptor")
+
+    for function, code, said in ((interrupted_then_broken, 130, "interrupted: rerun to finish"),
+                                 (broken, 70, "internal error: OSError")):  # fmt: skip
+        with pytest.raises(typer.Exit) as done:
+            domain_errors(function)()
+        assert done.value.exit_code == code and said in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's own handler is back
 
 
 @pytest.mark.e2e

@@ -8,11 +8,11 @@ written); 4 warehouse or SQL error (another writer holds the warehouse included)
 is written all the same); 70 an internal error (a bug: reported in one line, never as a traceback); 130
 interrupted (Ctrl-C): what was published stays, the next run finishes the job.
 
-The frame (app, options, wrappers) is pipeline.cli.app; the commands register on it from writers (ingest,
+The frame (app, options, wrappers) is pipeline.cli.frame; the commands register on it from writers (ingest,
 derive, compact), queries (audit, sql, schema, check, version) and stats (stats, report); render prints.
 """
 
 from pipeline.cli import queries, stats, writers
-from pipeline.cli.app import app
+from pipeline.cli.frame import app
 
 __all__ = ["app", "queries", "stats", "writers"]

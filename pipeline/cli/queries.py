@@ -11,7 +11,7 @@ import typer
 
 from pipeline import __version__
 from pipeline.audit import run_audit
-from pipeline.cli.app import (
+from pipeline.cli.frame import (
     EXIT_NOT_DERIVED,
     EXIT_VIOLATIONS,
     WarehouseOption,

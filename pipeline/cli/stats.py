@@ -10,7 +10,7 @@ from typing import Annotated
 import duckdb
 import typer
 
-from pipeline.cli.app import (
+from pipeline.cli.frame import (
     EXIT_NOT_DERIVED,
     EXIT_USAGE,
     WarehouseOption,

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pipeline.cli.app import (
+from pipeline.cli.frame import (
     EXIT_QUARANTINED,
     SchedulerOption,
     WaitOption,

@@ -5,8 +5,11 @@ publishing lock). The commands are in pipeline.cli.writers, .queries and .stats.
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -122,31 +125,65 @@ def _silence_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+class _CtrlC:
+    """Whether Ctrl-C came during the command: its SIGINT raises KeyboardInterrupt as Python's own handler does,
+    and is remembered, so that an error it causes on the way out (a worker pool broken by the interruption, a pipe
+    closed under a thread) still ends the command as interrupted, exit 130, never as an internal error."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        signal.default_int_handler(signum, frame)
+
+    @contextmanager
+    def watching(self) -> Iterator[_CtrlC]:
+        """Watch for SIGINT while the block runs (only from the main thread: signals go there); yields self."""
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGINT, self)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
 def domain_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn paipu's errors into a one-line message and exit code 4, never a traceback."""
+    """Turn paipu's errors into a one-line message and exit code 4, never a traceback; after Ctrl-C, whatever
+    the interruption raised on its way out ends the command as interrupted (exit 130)."""
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except FileNotFoundError as exc:
-            error(exc)
-            raise typer.Exit(EXIT_USAGE) from None
-        except (PaipuError, duckdb.Error) as exc:
-            error(exc)
-            raise typer.Exit(EXIT_WAREHOUSE) from None
-        except KeyboardInterrupt:  # Ctrl-C: the transactions in flight were thrown away on the way out
-            interrupted()
-        except (typer.Exit, typer.Abort):
-            raise
-        except BrokenPipeError:  # the reader went away (`paipu sql ... | head`): stop quietly
-            _silence_stdout()
-            raise typer.Exit(0) from None
-        except Exception as exc:  # a bug in paipu: one clear line, never a traceback
-            error(f"{type(exc).__name__}: {exc} (please report this)", "internal error")
-            raise typer.Exit(EXIT_INTERNAL) from None
+        with _CtrlC().watching() as ctrl_c:
+            return _run(command, args, kwargs, ctrl_c)
 
     return wrapper
+
+
+def _run(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any], ctrl_c: _CtrlC) -> Any:
+    """Run a command, its errors as one line and an exit code (see domain_errors)."""
+    try:
+        return command(*args, **kwargs)
+    except FileNotFoundError as exc:
+        error(exc)
+        raise typer.Exit(EXIT_USAGE) from None
+    except KeyboardInterrupt:  # Ctrl-C: the transactions in flight were thrown away on the way out
+        interrupted()
+    except (typer.Exit, typer.Abort):
+        raise
+    except BrokenPipeError:  # the reader went away (`paipu sql ... | head`): stop quietly
+        _silence_stdout()
+        raise typer.Exit(0) from None
+    except Exception as exc:
+        if ctrl_c.seen:  # raised by the interruption on its way out (a broken worker pool...)
+            interrupted()
+        if isinstance(exc, PaipuError | duckdb.Error):
+            error(exc)
+            raise typer.Exit(EXIT_WAREHOUSE) from None
+        error(f"{type(exc).__name__}: {exc} (please report this)", "internal error")  # a bug in paipu: one line
+        raise typer.Exit(EXIT_INTERNAL) from None
 
 
 def reads_warehouse(command: Callable[..., Any]) -> Callable[..., Any]:
