@@ -5,9 +5,12 @@ Run by hand from the repository root (not a timed test)::
     python benchmarks/ingest.py --games 10000 50000
 
 For each N it builds a corpus of N distinct games by replicating the complete server-written Tenhou
-games of ../shared/logs/tenhou-xml (each copy gets a new log id in its file name and a new SHUFFLE seed,
-so it is a new game to paipu; every 10th copy is gzip-compressed), then measures, each in a fresh
-subprocess so that peak memory is that run's own:
+games of ../shared/logs/tenhou-xml: each copy gets a new log id in its file name, a new SHUFFLE seed, and
+every score of the game (each round's starting scores, the scores before each result, the final ones) raised
+by the same 100 points per copy of its template (``shifted``), so that its first round, and with it its content
+fingerprint, is its own: a new game to paipu, played as the original (copies differing by log id and seed only
+are one game since identity is content-based). Every 10th copy is gzip-compressed. It then measures, each in a
+fresh subprocess so that peak memory is that run's own:
 
 - ``ingest``: ``pipeline.ingest.ingest`` into an empty warehouse (read, parse, deduplicate, write);
 - ``parse only``: ``pipeline.sources.tenhou_xml.parse`` over every file, nothing written;
@@ -38,10 +41,15 @@ SEED_PREFIX = b"mt19937ar-sha512-n288-base64,"
 LOBBY = "00a9-0000"
 GZIP_EVERY = 10
 """Every 10th copy (10%) is written gzip-compressed."""
+CORPUS_VERSION = "v3"
+"""Part of a kept corpus's folder name: from v3 copies are distinct by content (``shifted``, one template per game)."""
 
 _MJLOGGM = re.compile(rb"<mjloggm[^>]*>")
 _SHUFFLE_SEED = re.compile(rb"<SHUFFLE\s[^>]*?\bseed=\"([^\"]*)\"")
 _OWARI = re.compile(rb"\bowari=\"[^\"]+\"")
+_SCORES = re.compile(rb"(<INIT\b[^>]*?\bten|\bsc|\bowari)=\"([^\"]*)\"")
+"""INIT's starting scores (every value a score; AGARI's ``ten`` is the hand's fu and value, not matched), the sc of
+AGARI and RYUUKYOKU and the owari (scores at even places), in hundreds of points."""
 
 
 # --- corpus -----------------------------------------------------------------------------------
@@ -55,12 +63,13 @@ def load_templates(folder: Path = SOURCE_LOGS) -> list[tuple[bytes, bytes, bytes
     SHUFFLE element is inserted right after the ``<mjloggm ...>`` tag).
     """
     templates = []
+    seen: set[str] = set()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         data = path.read_bytes()
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
         root = _MJLOGGM.search(data)
-        if root is None or not _OWARI.search(data):
+        if root is None or not _OWARI.search(data) or not _first_copy(data, path, seen):
             continue
         seed = _SHUFFLE_SEED.search(data)
         if seed is None:
@@ -75,11 +84,42 @@ def load_templates(folder: Path = SOURCE_LOGS) -> list[tuple[bytes, bytes, bytes
     return templates
 
 
+def _first_copy(data: bytes, path: Path, seen: set[str]) -> bool:
+    """Whether the log is the first copy of its game met (its content fingerprint added to ``seen``): the folder
+    holds some games twice (re-indented, anonymised), whose copies would be duplicates of each other."""
+    from pipeline.identity import identify  # noqa: PLC0415 - the builder alone needs paipu
+    from pipeline.sources import tenhou_xml  # noqa: PLC0415
+
+    try:
+        fingerprints = {identify(game).fingerprint for game in tenhou_xml.parse(data, str(path))}
+    except Exception:  # noqa: BLE001 - a log paipu cannot read is no template
+        return False
+    if not fingerprints or fingerprints & seen:
+        return False
+    seen.update(fingerprints)
+    return True
+
+
 def log_id(i: int) -> str:
     """Return a unique Tenhou log id for copy ``i``; years 2030-2034 in turn, hours spread in the year."""
     year = 2030 + i % 5
     start = datetime(year, 1, 1) + timedelta(hours=(i // 5) % 8760)
     return f"{start:%Y%m%d%H}gm-{LOBBY}-{i:08x}"
+
+
+def shifted(document: bytes, hundreds: int) -> bytes:
+    """The mjlog document with every score raised by ``hundreds`` x 100 points: INIT's ``ten``, the scores before
+    each result in ``sc`` and the final scores of ``owari`` (the changes and the owari's game points as they
+    are). The play is the same; the first round's scores, part of the content fingerprint, are not."""
+
+    def shift(match: re.Match[bytes]) -> bytes:
+        values = match.group(2).split(b",")
+        step = 1 if match.group(1).endswith(b"ten") else 2  # sc and owari: score, change (or points), score, ...
+        for k in range(0, len(values), step):
+            values[k] = str(int(values[k]) + hundreds).encode()
+        return match.group(1) + b'="' + b",".join(values) + b'"'
+
+    return _SCORES.sub(shift, document) if hundreds else document
 
 
 def build_corpus(folder: Path, n_games: int, templates: list[tuple[bytes, bytes, bytes]]) -> int:
@@ -90,6 +130,7 @@ def build_corpus(folder: Path, n_games: int, templates: list[tuple[bytes, bytes,
         head, rest, tail = templates[i % len(templates)]
         name = log_id(i)
         data = b"".join((head, SEED_PREFIX, b"paipubench", f"{i:08x}".encode(), rest, tail))
+        data = shifted(data, i // len(templates))  # the k-th copy of a template: every score + k x 100
         if i % GZIP_EVERY == GZIP_EVERY - 1:
             data = gzip.compress(data, compresslevel=6, mtime=0)
         sub = folder / name[:4]
@@ -103,8 +144,8 @@ def build_corpus(folder: Path, n_games: int, templates: list[tuple[bytes, bytes,
 
 def corpus_for(work: Path, n_games: int, templates: list[tuple[bytes, bytes, bytes]]) -> Path:
     """Return the corpus folder of ``n_games`` below ``work``, building it unless a finished one is there."""
-    folder = work / f"corpus-{n_games}"
-    done = work / f"corpus-{n_games}.done"
+    folder = work / f"corpus-{CORPUS_VERSION}-{n_games}"
+    done = work / f"corpus-{CORPUS_VERSION}-{n_games}.done"
     if done.is_file():
         print(f"N={n_games}: reusing the corpus in {folder}", flush=True)
         return folder
