@@ -97,6 +97,7 @@ WarehouseOption = Annotated[
     Path,
     typer.Option("--warehouse", "-w", help="Warehouse folder.", show_default=True, parser=path_argument, metavar="DIR"),
 ]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 WaitOption = Annotated[
     bool,
     typer.Option(

@@ -14,6 +14,7 @@ from pipeline.audit import run_audit
 from pipeline.cli.frame import (
     EXIT_NOT_DERIVED,
     EXIT_VIOLATIONS,
+    JsonOption,
     WarehouseOption,
     app,
     domain_errors,
@@ -35,7 +36,7 @@ from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
 @reads_warehouse
 def audit_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_json: JsonOption = False,
     markdown: Annotated[bool, typer.Option("--markdown", help="Print the truth table (Markdown) instead.")] = False,
 ) -> None:
     """Compare every derived value with the server's label; exit 1 on any disagreement, 5 when the warehouse
@@ -116,7 +117,7 @@ def schema_command(
 @reads_warehouse
 def check_command(
     warehouse: WarehouseOption = DEFAULT_WAREHOUSE,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Run the invariant checks; exit 1 when any server-written log violates one."""
     results = run_checks(connect(Warehouse(warehouse)))

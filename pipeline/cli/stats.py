@@ -13,6 +13,7 @@ import typer
 from pipeline.cli.frame import (
     EXIT_NOT_DERIVED,
     EXIT_USAGE,
+    JsonOption,
     WarehouseOption,
     app,
     domain_errors,
@@ -61,7 +62,7 @@ def stats_command(
             "(e.g. \"n_players = 4 and is_hanchan and room = 'houou'\").",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV, one row per statistic.")] = False,
     player: Annotated[
         list[str] | None,

@@ -108,8 +108,20 @@ def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table)
 
 
 def _create_macros(con: duckdb.DuckDBPyConnection) -> None:
-    for macro in sql_names("macros"):  # shared pieces of the marts (e.g. grouped_seats)
-        con.execute(load_sql("macros", macro))
+    """Create the shared pieces of the marts (pipeline/sql/macros, e.g. grouped_seats), each after the table
+    macros it calls: DuckDB binds a table macro's calls when it is created, so one that fails for want of another
+    is tried again once more of them exist. Raises the first error when no macro can be created."""
+    pending = list(sql_names("macros"))
+    while pending:
+        failed: list[tuple[str, duckdb.CatalogException]] = []
+        for macro in pending:
+            try:
+                con.execute(load_sql("macros", macro))
+            except duckdb.CatalogException as exc:  # calls a macro not created yet
+                failed.append((macro, exc))
+        if len(failed) == len(pending):
+            raise failed[0][1]
+        pending = [macro for macro, _ in failed]
 
 
 def query(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> pa.Table:

@@ -12,24 +12,8 @@
 --   average_final_score  = sum of the final scores (full points) / seats with a final rank (a mean)
 --   average_final_points = sum of the game points the server recorded (uma and oka included) / seats with
 --                          recorded game points (a mean; formats without them, mjai, give none)
-with seats as (
-    -- every seat of a finished game: final_rank is null exactly when the game has no final scores
-    select
-        p.game_id,
-        p.seat,
-        p.final_rank,
-        p.final_score,
-        p.final_points,
-        g.n_players
-    from players as p
-    join games as g using (game_id)
-    where p.final_rank is not null
-),
-grouped as (
-    select k.group_value, s.* exclude (game_id, seat)
-    from seats as s
-    join seat_group_keys(with_mode($by)) as k
-        on k.game_id = s.game_id and k.seat_key = seat_key(with_mode($by), s.seat)
+with grouped as (
+    select * from ranked_seats($by)
 ),
 counts as (
     select

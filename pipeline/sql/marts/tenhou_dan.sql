@@ -19,24 +19,12 @@
 --   last_avoidance_rate        = seats not finishing last / seats with a final rank (Tenhou's ラス回避率)
 --   average_rank_points_mortal = sum of 90, 45, 0, -135 by final rank / seats of 4-player games (a mean; Mortal's
 --                                avg rank pt: a 7-dan's Houou hanchan points)
-with seats as (
+with grouped as (
     select
-        p.game_id,
-        p.seat,
-        p.final_rank,
-        g.n_players,
-        g.room,
-        g.source like 'tenhou%' and g.n_players = 4 and g.is_hanchan
-            and g.room in ('ippan', 'joukyuu', 'tokujou', 'houou') as is_dan_table
-    from players as p
-    join games as g using (game_id)
-    where p.final_rank is not null
-),
-grouped as (
-    select k.group_value, s.* exclude (game_id, seat)
-    from seats as s
-    join seat_group_keys(with_mode($by)) as k
-        on k.game_id = s.game_id and k.seat_key = seat_key(with_mode($by), s.seat)
+        *,
+        source like 'tenhou%' and n_players = 4 and is_hanchan
+            and room in ('ippan', 'joukyuu', 'tokujou', 'houou') as is_dan_table
+    from ranked_seats($by)
 ),
 rooms (room, ord, first, second) as (
     values ('ippan', 1, 30, 15), ('joukyuu', 2, 60, 15), ('tokujou', 3, 75, 30), ('houou', 4, 90, 45)
