@@ -32,8 +32,8 @@ PAIPU = Path(sys.executable).parent / "paipu"
 EXIT_QUARANTINED = 3
 """paipu ingest's status when some files were quarantined (two of ../shared/logs are: expected)."""
 
-VOLATILE = {"manifest": ("ingested_at",)}
-"""Columns that differ between two ingests of the same logs (not compared)."""
+VOLATILE = {"manifest": ("ingested_at", "mtime_ns")}
+"""Columns that differ between two ingests of the same logs, or of the same logs copied again (not compared)."""
 
 KEY_CANDIDATES = (
     "path", "game_id", "source", "round_idx", "win_idx", "seat", "event_idx", "first_draw_event_idx", "kind",
