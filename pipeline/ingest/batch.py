@@ -28,6 +28,7 @@ from pipeline.ingest.reading import FileResult, KnownFile, read_entry
 from pipeline.invariants import failing_games
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
+from pipeline.store.game_tables import GameTables
 from pipeline.store.transaction import Transaction
 from pipeline.store.warehouse import StoredGame, Warehouse
 
@@ -100,8 +101,8 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, dict[Path, Pa
         unchanged += 1
         if entry.mtime_ns is not None and entry.mtime_ns != job.known[entry.name].mtime_ns:
             restamped[entry.name] = entry.mtime_ns
-    _check_every_copy(results)
-    staged, written = _write(Warehouse(job.root), results, txn)
+    batch = _check_every_copy(results)
+    staged, written = _write(Warehouse(job.root), results, txn, batch)
     for result in results:
         result.games = [GameCopy.of(game) for game in result.games]  # the rows stay behind, staged
     return BatchOutcome(job.name, results, staged, unchanged, restamped), written
@@ -112,15 +113,15 @@ STORE_ERRORS = (SchemaError, pa.ArrowException, OverflowError, TypeError, ValueE
 
 
 def _write(
-    warehouse: Warehouse, results: list[FileResult], txn: Transaction
+    warehouse: Warehouse, results: list[FileResult], txn: Transaction, batch: GameTables
 ) -> tuple[dict[str, StoredGame], dict[Path, PartTables]]:
-    """Stage the best copy of every game of the results (layer by layer: see dedup.id_layers); returns the
-    staged copies by fingerprint and the staged parts' tables."""
+    """Stage the best copy of every game of the results (layer by layer: see dedup.id_layers), their rows taken
+    from ``batch``; returns the staged copies by fingerprint and the staged parts' tables."""
     games = [game for result in results for game in result.games]
     staged: dict[str, StoredGame] = {}
     written: dict[Path, PartTables] = {}
     for layer in id_layers(best_copies(games)):
-        staged.update(warehouse.write_games(layer, txn, written))
+        staged.update(warehouse.write_games(layer, txn, written, batch))
     return staged, written
 
 
@@ -144,26 +145,28 @@ def _unstorable(game: ParsedGame) -> str | None:
     return None
 
 
-def _failing_copies(results: list[FileResult]) -> dict[int, str]:
-    """id(game) -> the invariant check it fails, for every game of the results (checked layer by layer: a layer
+def _failing_copies(batch: GameTables) -> dict[int, str]:
+    """id(game) -> the invariant check it fails, for every game of the batch (checked layer by layer: a layer
     holds each game id once)."""
-    games = [game for result in results for game in result.games]
-    return {k: v for layer in id_layers(games) for k, v in failing_games(layer).items()}
+    return {k: v for layer in id_layers(batch.games) for k, v in failing_games(layer, batch.of(layer)).items()}
 
 
-def _check_every_copy(results: list[FileResult]) -> None:
+def _check_every_copy(results: list[FileResult]) -> GameTables:
     """Quarantine the files holding a game whose values do not fit their columns, or that fails an invariant
     check (pipeline.invariants): every copy read is checked, not only the one stored, so a file's status does
-    not depend on which other copies share its batch."""
+    not depend on which other copies share its batch. Returns the tables of the games read (those of the
+    files quarantined here among them: the batch takes the rows of the games it keeps)."""
     try:
-        failing = _failing_copies(results)
+        batch = GameTables([game for result in results for game in result.games])
     except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
         _quarantine_unstorable(results)
-        failing = _failing_copies(results)
+        batch = GameTables([game for result in results for game in result.games])
+    failing = _failing_copies(batch)
     for result in results:
         bad = next((game for game in result.games if id(game) in failing), None)
         if bad is not None:
             result.found("invariant_check", f"{result.path}: game {bad.game_id} {failing[id(bad)]}")
+    return batch
 
 
 @contextmanager

@@ -24,14 +24,13 @@ SERVER_ONLY_CHECKS = frozenset({"score_conservation"})
 score changes do not add up in 8 rounds); every other check holds for every log the rules layer derives."""
 
 
-def failing_games(games: list[ParsedGame]) -> dict[int, str]:
+def failing_games(games: list[ParsedGame], tables: dict[str, pa.Table]) -> dict[int, str]:
     """id(game) -> the first invariant check it fails (for SERVER_ONLY_CHECKS: server-written games only), for
-    parsed games holding each game id once (dedup.id_layers); {} when every game passes. The compiled sieve
-    picks the games that may fail; the checks' SQL judges those alone. Raises what schema.to_arrow raises when
-    a value does not fit its column."""
+    parsed games holding each game id once (dedup.id_layers) and their fact tables (``tables['games']`` a row
+    per game, in their order); {} when every game passes. The compiled sieve picks the games that may fail; the
+    checks' SQL judges those alone. Raises what schema.to_arrow raises when a value does not fit its column."""
     if not games:
         return {}
-    tables = {table: to_arrow(table, concat_buffers(games, table), keep_dictionaries=True) for table in TABLES}
     suspects = [games[k] for k in np.flatnonzero(needs_judging(tables))]
     if not suspects:
         return {}

@@ -37,10 +37,19 @@ def _sorted_rows(table: pa.Table, game_ids: pa.Array, bits: np.ndarray, *order_b
     for values in columns.values():
         _flag(bits, game, values < 0, UNSURE)
     key = _keys(game, round_idx)
-    order = np.lexsort((*[columns[name] for name in reversed(order_by)], key))
+    order = _order(key, [columns[name] for name in order_by])
     out = {"row": known[order], "game": game[order], "key": key[order]}
     out.update({name: values[order] for name, values in columns.items()})
     return out
+
+
+def _order(key: np.ndarray, then: list[np.ndarray]) -> np.ndarray:
+    """The stable order of rows by ``key``, then by ``then`` (at most one column): the rows' own order when they
+    are sorted already, as a parser's rows are."""
+    steps = np.diff(key)
+    if not (steps < 0).any() and not (then and ((steps == 0) & (np.diff(then[0]) < 0)).any()):
+        return np.arange(len(key))
+    return np.lexsort((*reversed(then), key))
 
 
 def _ranges(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:

@@ -23,7 +23,8 @@ import pyarrow.parquet as pq
 
 from pipeline.errors import WarehouseError
 from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema, to_arrow
-from pipeline.sources.base import ParsedGame, completeness_key, concat_buffers
+from pipeline.sources.base import ParsedGame, completeness_key
+from pipeline.store.game_tables import GameTables
 from pipeline.store.parquet import read_part, write_parquet_atomic
 from pipeline.store.transaction import Transaction
 
@@ -104,13 +105,18 @@ class Warehouse:
         return stored
 
     def write_games(
-        self, games: list[ParsedGame], txn: Transaction, written_tables: dict[Path, dict[str, pa.Table]] | None = None
+        self,
+        games: list[ParsedGame],
+        txn: Transaction,
+        written_tables: dict[Path, dict[str, pa.Table]] | None = None,
+        batch: GameTables | None = None,
     ) -> dict[str, StoredGame]:
         """Stage the games' rows of every fact table in ``txn``, one part per (source, year).
 
         Returns fingerprint -> StoredGame of the games written (``part``: where the games part will be
         once the transaction is committed). ``written_tables``, when given, receives each part's Arrow
         tables by the part's path relative to a table folder (for deriving them without reading them back).
+        ``batch``, when given, holds the games' tables already converted (else they are converted here).
         """
         groups: dict[tuple[str, str], list[ParsedGame]] = {}
         for game in games:
@@ -125,7 +131,7 @@ class Warehouse:
             relative = Path(f"source={source}") / f"year={year}" / f"part-{key.hexdigest()}.parquet"
             members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
             # the game ids and actions stay dictionary-encoded for the derivation, cast to strings when written
-            tables = {t: to_arrow(t, concat_buffers(members, t), keep_dictionaries=True) for t in TABLES}
+            tables = (batch or GameTables(members)).of(members)
             for table, arrow in tables.items():
                 if arrow.num_rows:
                     write_parquet_atomic(arrow.cast(arrow_schema(table)), txn.staged(Path(table) / relative))
