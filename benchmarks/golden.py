@@ -3,10 +3,12 @@
 Proof of sameness for changes that must not move a value (issue 19, the compiled core): before the change,
 ``build OUT`` ingests all of ../shared/logs (deriving) into a temporary warehouse with the current code, through
 the CLI (``paipu ingest LOGS -w TMP``, so the script does not depend on where the ingest code lives), and saves
-each table, every row sorted by all its columns, as ``OUT/<table>.parquet``. After the change, ``compare OUT``
-rebuilds the same way and compares table by table, value for value: per table the rows of both sides, the rows
-found on one side only, the keys found on one side only and (joined on the table's key columns) the number of
-differing values per column with the first differing keys and both values. Exit status 1 on any difference.
+each table, every row sorted by all its columns, as ``OUT/<table>.parquet``, and the users' view of the same name
+(pipeline.db.connect) as ``OUT/view_<table>.parquet``: a change of a table's stored layout must leave its view
+the same. After the change, ``compare OUT`` rebuilds the same way and compares table by table, value for value:
+per table the rows of both sides, the rows found on one side only, the keys found on one side only and (joined
+on the table's key columns) the number of differing values per column with the first differing keys and both
+values. Exit status 1 on any difference.
 Run by hand, OUT outside the repository:
 
     python benchmarks/golden.py build /tmp/paipu-golden
@@ -69,7 +71,8 @@ def relation_sql(warehouse: Path, table: str) -> str:
 
 
 def save(warehouse: Path, out: Path) -> dict[str, int]:
-    """Write every table of ``warehouse`` to ``out/<table>.parquet`` sorted by all columns; rows per table."""
+    """Write every table of ``warehouse`` to ``out/<table>.parquet`` and the users' view of each table that has one
+    (pipeline.db.connect) to ``out/view_<table>.parquet``, sorted by all columns; rows per table or view."""
     out.mkdir(parents=True, exist_ok=True)
     rows = {}
     with duckdb.connect() as con:
@@ -77,6 +80,18 @@ def save(warehouse: Path, out: Path) -> dict[str, int]:
             target = out / f"{table}.parquet"
             con.execute(f"COPY ({relation_sql(warehouse, table)} ORDER BY ALL) TO '{target}' (FORMAT parquet)")
             rows[table] = con.execute(f"SELECT count(*) FROM '{target}'").fetchone()[0]
+    from pipeline.db import connect  # the views as the installed paipu defines them
+    from pipeline.store.warehouse import Warehouse
+
+    con = connect(Warehouse(warehouse))
+    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    for table in sorted(views & set(table_names(warehouse))):
+        target = out / f"view_{table}.parquet"
+        exclude = VOLATILE.get(table, ())
+        star = f"* EXCLUDE ({', '.join(exclude)})" if exclude else "*"
+        con.execute(f"COPY (SELECT {star} FROM {table} ORDER BY ALL) TO '{target}' (FORMAT parquet)")
+        rows[f"view_{table}"] = con.execute(f"SELECT count(*) FROM '{target}'").fetchone()[0]
+    con.close()
     return rows
 
 

@@ -6,15 +6,16 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 """Bumped whenever a table's columns change; stored in every Parquet file's key-value metadata."""
 
-CURRENT_FACT_VERSIONS = ("3", "4", "5", SCHEMA_VERSION)
+CURRENT_FACT_VERSIONS = ("3", "4", "5", "6", SCHEMA_VERSION)
 """Schema versions whose fact tables have the current columns (4 changed only hand_states, 5 added
-seat_rounds and 6 renamed draw_outcomes.live_waits_actual to waits_in_dead_wall, all derived tables): their
-parts are read, compacted and derived as they are."""
+seat_rounds, 6 renamed draw_outcomes.live_waits_actual to waits_in_dead_wall and 7 packed hand_states' counts
+and flags, all derived tables): their parts are read, compacted and derived as they are."""
 
 I8, I16, I32, I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()
+U8 = pa.uint8()
 STR, BOOL, F64 = pa.string(), pa.bool_(), pa.float64()
 TILES = pa.list_(I16)
 """A list of 136-ids."""

@@ -4,31 +4,32 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from pipeline.schema.base import BOOL, I8, I16, I32, I64, ROUND_KEY, STR, Column, col
+from pipeline.schema.base import BOOL, I8, I16, I32, I64, ROUND_KEY, STR, U8, Column, col
 from pipeline.schema.scoring import SCORING_TABLES
 
 HAND_STATES = [
     *ROUND_KEY,
     col("seat", I8, "Seat whose hand it is"),
     col("event_idx", I32, "The event after which the hand is this; null: as dealt", True),
-    col("counts", STR, "Closed tiles, stored as 37 digits: per 34-kind 0-4 (kind k at position k + 1), then the "
-       "red 5m, 5p, 5s among them 0-1 (positions 35-37); the hand_states view gives counts as a list of 34 "
-       "integers (counts[k + 1] in SQL) and red_fives as a list of 3"),
+    col("counts_low", I64, "Closed tiles of 34-kinds 0-20 (1m-9p), 3 bits a kind: kind k's count at bits 3k to 3k + 2; "
+        "the hand_states view gives counts as a list of 34 integers (counts[k + 1] in SQL) and red_fives as a list "
+        "of 3"),
+    col("counts_high", I64, "Closed tiles of 34-kinds 21-33 (1s-7z), kind k's count at bits 3(k - 21) to 3(k - 21) + "
+        "2, then the red 5m, 5p, 5s among them at bits 39, 40, 41 (see counts_low)"),
     col("n_closed", I8, "Closed tiles held"),
     col("n_calls", I8, "Melds called (chi, pon, kans); each replaces one of the four melds"),
     col("shanten", I8, "Tiles away from tenpai (0 tenpai, -1 complete): regular, seven pairs, thirteen orphans"),
-    col("waits_mask", I64, "Winning 34-kinds as bits (bit k = kind k), a fifth copy included; null mid-turn", True),
-    col("n_waits", I8, "Winning kinds; null mid-turn", True),
-    col("is_tenpai", BOOL, "Formal tenpai: some tile completes the hand (no yaku needed); null mid-turn", True),
+    col("waits_mask", I64, "Winning 34-kinds as bits (bit k = kind k), a fifth copy included; null mid-turn; the "
+        "view adds n_waits, the number of winning kinds (its bits)", True),
     col("live_waits_public", I16, "Winning tiles not visible to the player (not in its hand, ponds, calls, dora "
-       "indicators); null unless tenpai", True),
+        "indicators); null unless tenpai", True),
     col("live_waits_actual", I16, "Winning tiles really left in the wall (also not in any other hand); null unless "
-       "tenpai", True),
-    col("is_karaten", BOOL, "Tenpai with every winning tile visible to the player (live_waits_public = 0)", True),
-    col("is_pure_karaten", BOOL, "Every copy of every wait is in the player's own closed hand: Tenhou's noten",
-       True),
-    col("is_own_discard_furiten", BOOL, "A wait is among the seat's own discards of the round so far; null mid-turn",
-       True),
+        "tenpai", True),
+    col("flags", U8, "Four flags of two bits each, 0 null, 1 false, 2 true, from bit 0: is_tenpai (formal tenpai: "
+        "some tile completes the hand, no yaku needed; null mid-turn), is_karaten (tenpai with every winning tile "
+        "visible to the player, live_waits_public = 0), is_pure_karaten (every copy of every wait is in the "
+        "player's own closed hand: Tenhou's noten), is_own_discard_furiten (a wait is among the seat's own "
+        "discards of the round so far; null mid-turn); the view gives them as booleans"),
 ]  # fmt: skip
 
 DRAW_OUTCOMES = [

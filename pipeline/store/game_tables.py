@@ -28,8 +28,10 @@ class GameTables:
     def of(self, games: list[ParsedGame]) -> dict[str, pa.Table]:
         """The tables of ``games`` (each one of this batch's), their rows in the order of ``games``."""
         positions = np.array([self._position[id(game)] for game in games], dtype=np.int64)
-        if len(positions) == len(self.games) and (positions == np.arange(len(positions))).all():
-            return dict(self.tables)
+        if len(positions) and (np.diff(positions) == 1).all():  # a run of consecutive games: a slice, no copy
+            first, last = positions[0], positions[-1] + 1
+            return {t: self.tables[t].slice(self._starts[t][first], self._starts[t][last] - self._starts[t][first])
+                    for t in TABLES}  # fmt: skip
         return {t: self.tables[t].take(_rows_of(self._starts[t], positions)) for t in TABLES}
 
 
