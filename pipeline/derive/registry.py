@@ -103,7 +103,8 @@ CHAIN: tuple[Derivation, ...] = (
     Derivation("could_ron_last", ("rounds", "events", "waits", "history", "passes"), ("could_ron",), could_ron_last),
     Derivation("aborts", ("rounds", "events", "could_ron"), ("abort_checks", "kyuushu"), abort_columns),
     Derivation("riichi", ("rounds", "events", "states", "analysis", "own_furiten"), ("riichi",), riichi_columns),
-    Derivation("seat_rounds", ("inputs", "rounds", "events"), ("seat_rounds",), seat_round_columns),
+    Derivation("seat_rounds", ("inputs", "rounds", "events", "states", "analysis"), ("seat_rounds",),
+               seat_round_columns),
     Derivation("scoring", ("inputs",), ("wins_scored", "fu_components"), scoring_columns),
 )  # fmt: skip
 """The derive layer, in order (see the module docstring; ``python -m pipeline.derive.registry`` prints it)."""

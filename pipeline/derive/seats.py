@@ -1,7 +1,8 @@
 """The seat_rounds table: one row per seat with a hand in every round, what that seat did and got.
 
-It is a roll-up of the fact tables (events, wins, rounds), written by derive so that per-seat statistics
-(riichi, call, win and deal-in rates) read ~4 rows per round instead of scanning ~100 events per round.
+It is a roll-up of the fact tables (events, wins, rounds) and of the hands as dealt, written by derive so that
+per-seat statistics (riichi, call, win and deal-in rates, the per-player vocabulary's turns and riichi order)
+read ~4 rows per round instead of scanning ~100 events and ~100 hand states per round.
 """
 
 from __future__ import annotations
@@ -10,15 +11,17 @@ import numpy as np
 
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.round_arrays import RoundArrays
-from rules.hands import CODE, EventArrays, is_action
+from rules.hands import CODE, EventArrays, HandStates, is_action
 
 OPEN_CALLS = ("chi", "pon", "daiminkan")
 """Calls that open the hand (an added kan upgrades a pon, a closed kan keeps the hand closed)."""
 
 
-def seat_round_columns(inputs: RoundInputs, rounds: RoundArrays, ev: EventArrays) -> dict:
+def seat_round_columns(
+    inputs: RoundInputs, rounds: RoundArrays, ev: EventArrays, states: HandStates, analysis: dict[str, np.ndarray]
+) -> dict:
     """Columns of the seat_rounds table for the chunk's rounds: one row per (round, seat with a hand), in
-    round then seat order (``inputs``: its wins)."""
+    round then seat order (``inputs``: its wins; ``states`` and ``analysis``: the hands, for the shanten dealt)."""
     n_rounds = len(rounds)
     riichi = np.zeros((n_rounds, 4), dtype=bool)
     declared = ev.action == CODE["riichi"]
@@ -42,7 +45,55 @@ def seat_round_columns(inputs: RoundInputs, rounds: RoundArrays, ev: EventArrays
         "win_points": np.where(won[round_ids, seats], win_points[round_ids, seats], -1),  # -1: null
         "is_deal_in": dealt_in[round_ids, seats],
         "score_change": score_change[round_ids, seats],
+        **{name: values[round_ids, seats] for name, values in _turn_facts(ev, n_rounds).items()},
+        "starting_shanten": _dealt_shanten(states, analysis["shanten"], n_rounds)[round_ids, seats],
     }
+
+
+def _turn_facts(ev: EventArrays, n_rounds: int) -> dict[str, np.ndarray]:
+    """(n_rounds, 4) each, by name: the seat's discards (a turn is one own discard); the discards before its riichi
+    declaration, and the other seats' declarations before and after it (-1: null, no declaration); whether its
+    riichi stick was put down."""
+    shape = (n_rounds, 4)
+    discard = ev.action == CODE["discard"]
+    n_discards = np.zeros(shape, dtype=np.int16)
+    np.add.at(n_discards, (ev.round_id[discard], ev.seat[discard]), 1)
+    declared = np.flatnonzero(ev.action == CODE["riichi"])
+    riichi_at = np.full(shape, np.iinfo(np.int64).max)  # the declaration's event_idx (at most one: once_per_round)
+    np.minimum.at(riichi_at, (ev.round_id[declared], ev.seat[declared]), ev.event_idx[declared])
+    has_riichi = riichi_at < np.iinfo(np.int64).max
+    # discards before the declaration: the seat's discards sorted by (round, seat, event_idx), counted up to it
+    seat_key = (ev.round_id * 4 + ev.seat) * (1 << 32)
+    own_discards = np.sort(seat_key[discard] + ev.event_idx[discard])
+    cells = np.arange(n_rounds * 4, dtype=np.int64).reshape(shape) * (1 << 32)
+    riichi_turn = np.searchsorted(own_discards, cells + np.minimum(riichi_at, 1 << 31)) - np.searchsorted(
+        own_discards, cells
+    )
+    before = np.zeros(shape, dtype=np.int8)
+    after = np.zeros(shape, dtype=np.int8)
+    for other in range(4):  # the other seats' declarations of the round, against each seat's own
+        theirs = riichi_at[:, other : other + 1]
+        counts = has_riichi[:, other : other + 1] & (np.arange(4) != other)
+        before += counts & (theirs < riichi_at)
+        after += counts & (theirs > riichi_at)
+    accepted = np.zeros(shape, dtype=bool)
+    taken = ev.action == CODE["riichi_accepted"]
+    accepted[ev.round_id[taken], ev.seat[taken]] = True
+    return {
+        "n_discards": n_discards,
+        "riichi_turn": np.where(has_riichi, riichi_turn, -1),
+        "is_riichi_accepted": accepted,
+        "n_riichi_before": np.where(has_riichi, before, -1),
+        "n_riichi_after": np.where(has_riichi, after, -1),
+    }
+
+
+def _dealt_shanten(states: HandStates, shanten: np.ndarray, n_rounds: int) -> np.ndarray:
+    """(n_rounds, 4): the shanten of each seat's 13 tiles as dealt (0 or more; -1 where it has none: null)."""
+    dealt = np.full((n_rounds, 4), -1, dtype=np.int16)
+    rows = np.flatnonzero(states.event_idx < 0)
+    dealt[states.round_id[rows], states.seat[rows]] = shanten[rows]
+    return dealt
 
 
 def _win_flags(inputs: RoundInputs, n_rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

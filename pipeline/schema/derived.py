@@ -161,6 +161,13 @@ SEAT_ROUNDS = [
     col("is_deal_in", BOOL, "A ron was won off the seat's discard or added kan (a multiple ron counts once)"),
     col("score_change", I32, "scores_post - scores_pre: everything the seat paid and received in the round (win or "
        "draw payments, honba, riichi deposits and sticks), full points"),
+    col("n_discards", I16, "The seat's discards in the round: a turn (Mortal's jun) is one own discard"),
+    col("riichi_turn", I16, "The seat's discards before its riichi declaration (the riichi discard not counted); null "
+       "without one", True),
+    col("is_riichi_accepted", BOOL, "The seat's riichi stick was put down (the declaration tile was not ronned)"),
+    col("n_riichi_before", I8, "Riichi declarations by other seats earlier in the round; null without its own", True),
+    col("n_riichi_after", I8, "Riichi declarations by other seats later in the round; null without its own", True),
+    col("starting_shanten", I8, "Shanten of the 13 tiles dealt (regular, seven pairs, thirteen orphans)", True),
 ]  # fmt: skip
 
 DERIVED_TABLES: dict[str, list[Column]] = {
