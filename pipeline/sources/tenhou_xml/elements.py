@@ -36,6 +36,12 @@ class Elements:
     last_tag: str
     """The tag of the document's last element that is not a draw, discard or closing tag ('' for none)."""
     is_cut: bool
+    buf: np.ndarray
+    """The document's bytes (uint8)."""
+    starts: np.ndarray
+    """The offset of every element's '<' in ``buf``."""
+    ends: np.ndarray
+    """The offset of every element's '>'."""
 
 
 def scan_elements(data: bytes) -> Elements:
@@ -43,7 +49,8 @@ def scan_elements(data: bytes) -> Elements:
 
     A last element cut off by the end of the file is dropped (``is_cut``).
     """
-    starts, ends, kinds, a, b, markup, is_cut = tokenize(np.frombuffer(data, dtype=np.uint8))
+    buf = np.frombuffer(data, dtype=np.uint8)
+    starts, ends, kinds, a, b, markup, is_cut = tokenize(buf)
     if markup >= 0:
         raise ParseError(f"malformed markup: '<' inside an element at byte {markup}")
     bad = np.flatnonzero(kinds == BAD_TILE)
@@ -52,7 +59,8 @@ def scan_elements(data: bytes) -> Elements:
     named_at = np.flatnonzero(kinds >= OTHER)
     named = _named(data, named_at.tolist(), kinds[named_at].tolist(), starts[named_at].tolist(),
                    ends[named_at].tolist())  # fmt: skip
-    return Elements(kinds=kinds, a=a, b=b, named=named, last_tag=_last_tag(named, kinds), is_cut=bool(is_cut))
+    return Elements(kinds=kinds, a=a, b=b, named=named, last_tag=_last_tag(named, kinds), is_cut=bool(is_cut),
+                    buf=buf, starts=starts, ends=ends)  # fmt: skip
 
 
 def _bad_tile(data: bytes, start: int, end: int) -> None:

@@ -88,19 +88,24 @@ def events_per_round(round_idx: np.ndarray, n_rounds: int) -> list[int]:
     return np.bincount(round_idx, minlength=n_rounds)[:n_rounds].tolist()
 
 
-def check_tiles_enter_once(events: dict[str, np.ndarray | Coded], hands_start: list, dora_indicator: list) -> None:
+def check_tiles_enter_once(events: dict[str, np.ndarray | Coded], dealt: np.ndarray, dora_indicator: list) -> None:
     """Raise ParseError naming the round and tile when a physical tile (136-id) enters a round twice: dealt,
     drawn or revealed as a dora indicator (the tile_once check, applied before the game is stored).
 
     A real log never does; a log with a lost INIT (two rounds read as one) or a tile id written twice does,
     and its hands cannot be followed (a seat would call a fifth meld). ``events`` are the columns of
-    event_columns; ``hands_start`` the rounds' dealt 136-id lists per seat, ``dora_indicator`` the rounds'
-    first indicators."""
-    round_idx, tile = events["round_idx"].astype(np.int64), events["tile"].astype(np.int64)
-    entering = np.isin(events["action"].codes, (CODE["draw"], CODE["dora"])) & (tile >= 0)
-    dealt = [[r * 136 + t for hand in seats for t in hand] for r, seats in enumerate(hands_start)]
-    indicators = [r * 136 + t for r, t in enumerate(dora_indicator) if t is not None and t >= 0]
-    keys = np.sort(np.concatenate([round_idx[entering] * 136 + tile[entering], *map(np.asarray, dealt), indicators]))
-    twice = keys[1:][keys[1:] == keys[:-1]]
-    if len(twice):
-        raise ParseError(f"tile {twice[0] % 136} enters the round twice", round_idx=int(twice[0] // 136), tag="INIT")
+    event_columns; ``dealt`` round * 136 + tile of every tile dealt, ``dora_indicator`` the rounds' first
+    indicators. Of several such tiles, the one of the first round, the lowest id there, is named (written as a
+    float, 36.0, when a round dealt no tile: the message the check has always given)."""
+    codes, tile = events["action"].codes, events["tile"].astype(np.int64)
+    entering = ((codes == CODE["draw"]) | (codes == CODE["dora"])) & (tile >= 0)
+    indicators = np.asarray(dora_indicator, dtype=np.int64)
+    shown = indicators >= 0
+    keys = np.concatenate((events["round_idx"][entering].astype(np.int64) * 136 + tile[entering], dealt,
+                           np.flatnonzero(shown) * 136 + indicators[shown]))  # fmt: skip
+    counts = np.bincount(keys, minlength=1)
+    if counts.max() > 1:
+        twice = int(np.argmax(counts > 1))
+        undealt = not shown.any() or not np.bincount(dealt // 136, minlength=len(indicators)).all()
+        raise ParseError(f"tile {float(twice % 136) if undealt else twice % 136} enters the round twice",
+                         round_idx=twice // 136, tag="INIT")  # fmt: skip

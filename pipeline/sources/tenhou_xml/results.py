@@ -39,7 +39,7 @@ def _yaku_names(yaku_ids: list[int]) -> list[str]:
     return [YAKU_NAMES[y] if 0 <= y < known else yaku_name(y) for y in yaku_ids]
 
 
-def _check_hand(hand: list[int], melds: list[Meld], win_tile: int) -> None:
+def check_hand(hand: list[int], melds: list[Meld], win_tile: int) -> None:
     """Raise ParseError unless the closed tiles and the melds (three tiles each, a kan's fourth replaced) make a
     hand of 14 (13 when the log leaves the winning tile out of hai), with no tile held twice."""
     size = len(hand) + 3 * len(melds) + (win_tile not in hand)
@@ -77,8 +77,10 @@ class ResultReader:
         if win_tile not in hand:
             state.quirks.add("winning_tile_not_in_hand")
         called = [m for m in melds if m.action != "kita"]
-        _check_hand(hand, called, win_tile)
+        check_hand(hand, called, win_tile)
         red = state.rules is not None and state.rules.has_red_fives
+        # in state.WIN_FIELDS order
+        # fmt: off
         state.win_rows.append((
             state.round_idx, state.round["n_winners"], seat, from_seat, seat == from_seat,
             state.seat(int(attrs["paoWho"]), "AGARI", "paoWho") if attrs.get("paoWho") else None,
@@ -87,9 +89,10 @@ class ResultReader:
             fu, sum(yaku_han), points, limit_name(limit), yaku_ids, _yaku_names(yaku_ids), yaku_han,
             "yakuman" in attrs, tiles_attr(attrs.get("doraHai")), tiles_attr(attrs.get("doraHaiUra")), honba,
             sticks, before, deltas, index,
-        ))  # fmt: skip  (in state.WIN_FIELDS order)
+        ))
+        # fmt: on
         state.result_recorded(True, [b + d for b, d in zip(before, deltas, strict=True)])
-        self._owari(attrs)
+        self.owari(attrs)
 
     @staticmethod
     def _yaku(attrs: dict[str, str]) -> tuple[list[int], list[int]]:
@@ -124,9 +127,9 @@ class ResultReader:
         for name, value in row.items():
             buf[name].append(value)
         state.result_recorded(False, [b + d for b, d in zip(before, deltas, strict=True)])
-        self._owari(attrs)
+        self.owari(attrs)
 
-    def _owari(self, attrs: dict[str, str]) -> None:
+    def owari(self, attrs: dict[str, str]) -> None:
         """owari="score0,points0,...": the game's end, final scores (hundreds) and game points.
 
         An empty owari (written by bots that stop a game early) records no final scores: the game

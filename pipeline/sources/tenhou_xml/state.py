@@ -68,10 +68,10 @@ def tiles_attr(text: str | None) -> list[int]:
     return tiles
 
 
-def read_hands(texts: list[list[str]], round_idx: list[int]) -> list[list[list[int]]]:
-    """The dealt hands of every round from their INIT ``haiN`` texts (four per round, '' for no player):
-    one split and one conversion for the whole game. Raises ParseError naming the round on a bad id or a
-    hand of other than 13 tiles."""
+def read_hands(texts: list[list[str]], round_idx: list[int]) -> tuple[list[list[list[int]]], np.ndarray]:
+    """The dealt hands of every round from their INIT ``haiN`` texts (four per round, '' for no player), and
+    round * 136 + tile of every tile dealt: one split and one conversion for the whole game. Raises ParseError
+    naming the round on a bad id or a hand of other than 13 tiles."""
     flat = [text for hands in texts for text in hands]
     joined = ",".join(text for text in flat if text)
     counts = [text.count(",") + 1 if text else 0 for text in flat]
@@ -91,7 +91,8 @@ def read_hands(texts: list[list[str]], round_idx: list[int]) -> list[list[list[i
     ends = np.cumsum(counts).tolist()
     listed = values.tolist()
     out = [listed[end - n : end] for end, n in zip(ends, counts, strict=True)]
-    return [out[i : i + 4] for i in range(0, len(out), 4)]
+    dealt = np.repeat(np.arange(len(flat)) // 4, counts) * 136 + values
+    return [out[i : i + 4] for i in range(0, len(out), 4)], dealt
 
 
 def _tile_ids_ok(text: str) -> bool:
@@ -146,6 +147,10 @@ class GameState:
         """Closed rounds as tuples (ROUND_FIELDS order), turned into columns once the document is read."""
         self.win_rows: list[tuple] = []
         """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
+        self.read_in_bulk = False
+        """Whether the rounds, wins and draws columns were written at once (bulk.py), not kept as rows."""
+        self.dealt = np.zeros(0, dtype=np.int64)
+        """round * 136 + tile of every tile dealt in the rounds kept (known once the hands are read)."""
         self.in_round = False
         self.round_idx = -1
         self.n_rounds = 0
@@ -298,9 +303,11 @@ class GameState:
         draws, discards, calls, riichi and dora elements read in bulk)."""
         rules = self.rules
         assert rules is not None
-        self._fill_rounds()
-        self._fill_hands()
-        self._fill_wins()
+        if not self.read_in_bulk:
+            self._fill_rounds()
+            self._fill_hands()
+            self._fill_wins()
+        self._round_ends()
         self._fill_events(bulk)
         set_game_id(self.tables, self.game_id)
         games = self.tables["games"]
@@ -320,10 +327,14 @@ class GameState:
         self._fill_players(rules.n_players)
 
     def _fill_rounds(self) -> None:
-        """Transpose the closed rounds' rows into the rounds columns; the last round of a complete game is last."""
+        """Transpose the closed rounds' rows into the rounds columns."""
         buffers = self.tables["rounds"]
         for name, values in zip(ROUND_FIELDS, _columns(self.round_rows, len(ROUND_FIELDS)), strict=True):
             buffers[name] = list(values)
+
+    def _round_ends(self) -> None:
+        """The rounds' end kinds; the last round of a complete game is last."""
+        buffers = self.tables["rounds"]
         buffers["end_kind"] = ["win" if n else "draw" for n in buffers["n_winners"]]
         buffers["is_last"] = [False] * self.n_rounds
         if self.is_complete and self.n_rounds:
@@ -339,13 +350,13 @@ class GameState:
     def _fill_hands(self) -> None:
         """Turn the rounds' dealt hands (kept as the INIT attribute texts) into 136-id lists, all at once."""
         buffers = self.tables["rounds"]
-        buffers["hands_start"] = read_hands(buffers["hands_start"], buffers["round_idx"])
+        buffers["hands_start"], self.dealt = read_hands(buffers["hands_start"], buffers["round_idx"])
 
     def _fill_events(self, bulk: BulkRows) -> None:
         red = self.rules is not None and self.rules.has_red_fives
         columns = event_columns(bulk, self.events, self.n_rounds, red)
         rounds = self.tables["rounds"]
-        check_tiles_enter_once(columns, rounds["hands_start"], rounds["dora_indicator"])
+        check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
         columns["game_id"] = Repeated(self.game_id, len(columns["round_idx"]))
         self.tables["events"] = columns
         self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
@@ -372,4 +383,3 @@ class GameState:
 def _columns(rows: list[tuple], width: int) -> list[tuple]:
     """Transpose row tuples of ``width`` fields into column tuples (``width`` empty ones for no row)."""
     return list(zip(*rows, strict=True)) if rows else [()] * width
-
