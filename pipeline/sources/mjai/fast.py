@@ -13,6 +13,7 @@ from pipeline.sources.mjai.lines import OTHER, PYTHON
 
 if TYPE_CHECKING:
     from pipeline.sources.mjai.replay import KyokuReplay
+    from pipeline.sources.mjai.stream import Events
 
 _CALLS = (k.T_CHI, k.T_PON, k.T_DAIMINKAN, k.T_ANKAN)
 _BIG = 10**15
@@ -54,12 +55,12 @@ def encode_event(kind: int, event: dict[str, Any]) -> list[int]:
     return row
 
 
-def encode(events: list[tuple[int, dict[str, Any]]], start: int, lines: np.ndarray | None) -> np.ndarray:
+def encode(events: Events, start: int, lines: np.ndarray | None) -> np.ndarray:
     """The input rows of the events from ``start`` up to the first of a type the kernel does not apply: from
     ``lines`` (lines.line_rows, by file index) where the kernel could read them, else from the parsed events."""
     if lines is None:
         return _encode_parsed(events, start)
-    first = events[start][0] if start < len(events) else 0
+    first = events.index(start) if start < len(events) else 0
     rows = lines[first : first + len(events) - start]
     kinds = rows[:, k.IN_TYPE]
     stops = np.flatnonzero(kinds == OTHER)
@@ -76,7 +77,7 @@ def encode(events: list[tuple[int, dict[str, Any]]], start: int, lines: np.ndarr
     return rows
 
 
-def _encode_parsed(events: list[tuple[int, dict[str, Any]]], start: int) -> np.ndarray:
+def _encode_parsed(events: Events, start: int) -> np.ndarray:
     """encode's rows from the parsed events alone."""
     flat, n = array("q"), 0
     codes = k.TILE_CODES
@@ -98,7 +99,7 @@ def _encode_parsed(events: list[tuple[int, dict[str, Any]]], start: int) -> np.n
 
 
 def play_compiled(
-    replay: KyokuReplay, events: list[tuple[int, dict[str, Any]]], start: int, lines: np.ndarray | None = None
+    replay: KyokuReplay, events: Events, start: int, lines: np.ndarray | None = None
 ) -> int:
     """Apply the kyoku's events from ``start`` with the kernel (a kyoku just started, every hand shown; ``lines``:
     the file's rows from lines.line_rows when it gave them); return how many were applied (0: kernel not used)."""
@@ -108,7 +109,7 @@ def play_compiled(
     rows = encode(events, start, lines)
     if not len(rows):
         return 0
-    first = events[start][0]  # a game's events are numbered one after the other (stream.py)
+    first = events.index(start)  # a game's events are numbered one after the other (stream.py)
     indexes = np.arange(first, first + len(rows), dtype=np.int64)
     held = np.full((4, k.MAX_HELD), -1, dtype=np.int64)
     for seat, tiles in enumerate(replay.held):

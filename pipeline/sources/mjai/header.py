@@ -48,7 +48,10 @@ class Header:
 def _first_kyoku(game: GameEvents) -> list[dict[str, Any]]:
     """The events of the first kyoku, start_kyoku to its last event (empty when the game has none)."""
     out: list[dict[str, Any]] = []
-    for _, event in game.events:
+    starts = [i for i, e in game.events.decoded() if e["type"] == "start_kyoku"][:2]  # never a plain play event
+    if starts:
+        game.events.load(starts[0], starts[1] if len(starts) > 1 else len(game.events))  # parsed at once
+    for _, event in game.events[: starts[1] + 1 if len(starts) > 1 else len(game.events)]:
         if event["type"] == "start_kyoku" and out:
             break
         if event["type"] == "start_kyoku" or out:
@@ -75,14 +78,17 @@ def _red_seen(value: Any) -> bool:
 
 def _n_players(game: GameEvents) -> int:
     """3 or 4: the seats the first kyoku deals to; a fourth seat with 0 points that never acts is empty."""
-    first = next((e for _, e in game.events if e["type"] == "start_kyoku"), None)
+    decoded = game.events.decoded()  # start_kyoku and end_game are never plain play events (scan.py)
+    first = next((e for _, e in decoded if e["type"] == "start_kyoku"), None)
     if first is None:
         names = (game.start_game or {}).get("names")
         return 3 if isinstance(names, list) and len(names) == 3 else 4
     scores = first.get("scores")
     if not isinstance(scores, list) or len(scores) not in (3, 4):
         raise ParseError(f"start_kyoku scores {scores!r} are not 3 or 4 seats")
-    if len(scores) == 4 and scores[3] == 0 and not any(e.get("actor") == 3 for _, e in game.events):
+    if len(scores) == 4 and scores[3] == 0 and not (
+        game.events.has_actor_3() or any(e.get("actor") == 3 for _, e in decoded)
+    ):
         return 3
     return len(scores)
 
@@ -94,10 +100,11 @@ def _game_length(game: GameEvents, quirks: set[str]) -> bool:
     if "kyoku_first" in start:
         return is_hanchan(start["kyoku_first"])
     quirks.add("game_length_inferred")
-    winds = {e.get("bakaze") for _, e in game.events if e["type"] == "start_kyoku"}
+    decoded = game.events.decoded()
+    winds = {e.get("bakaze") for _, e in decoded if e["type"] == "start_kyoku"}
     if winds - {"E"}:
         return True
-    end = next((e for _, e in game.events if e["type"] == "end_game"), None)
+    end = next((e for _, e in decoded if e["type"] == "end_game"), None)
     scores = end.get("scores") if end else None
     busted = isinstance(scores, list) and any(isinstance(s, int | float) and s < 0 for s in scores)
     return end is None or busted
@@ -105,7 +112,9 @@ def _game_length(game: GameEvents, quirks: set[str]) -> bool:
 
 def _red_fives(game: GameEvents, quirks: set[str]) -> bool:
     """``aka_flag`` when written, the tiles when they contradict it (quirk) or when it is not written."""
-    seen = any(_red_seen(v) for _, e in game.events for k, v in e.items() if k not in _NO_TILES)
+    seen = game.events.has_red() or any(
+        _red_seen(v) for _, e in game.events.decoded() for k, v in e.items() if k not in _NO_TILES
+    )
     flag = (game.start_game or {}).get("aka_flag")
     if isinstance(flag, bool):
         if seen and not flag:

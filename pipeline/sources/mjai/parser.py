@@ -49,7 +49,9 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     game and round for a game that cannot be read.
     """
     events, one_per_value = read_stream(data, source_file)
-    lines = line_rows(data, len(events)) if one_per_value else None  # the play's rows, read by a kernel
+    lines = events.rows  # the play's rows, read by a kernel (scan.py)
+    if lines is None and one_per_value:
+        lines = line_rows(data, len(events))
     games = split_games(events, source_file)
     return [check_storable(_parse_game(game, source_file, lines)) for game in games]
 
@@ -134,7 +136,7 @@ class _GameReader:
                 done = play_compiled(current, events, pos, self.lines)  # the play up to the result, when it can
                 if done:
                     pos += done
-                    self.tag = events[pos - 1][1]["type"]
+                    self.tag = events.type_of(pos - 1)
             elif kind == "end_game":
                 end_game = event
             elif kind != "start_game" or index != self.game.events[0][0]:

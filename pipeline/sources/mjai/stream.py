@@ -9,12 +9,16 @@ at ``start_game``; events before the first one are a game of their own (a stream
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
+import numpy as np
+
 from pipeline.errors import NotALogError, ParseError
 from pipeline.sources import json_text
+from pipeline.sources.mjai.scan import ACTOR_3, JSON, RED, TYPE_NAMES, scan
 
 _HEAD = re.compile(rb'"type"\s*:\s*"start_(?:game|kyoku)"')
 
@@ -26,11 +30,88 @@ def looks_like(data: bytes) -> bool:
     return head[:1] in (b"{", b"[") and _HEAD.search(head) is not None
 
 
+class Events:
+    """A file's events (or a game's run of them) as a sequence of (index in the file, event) pairs.
+
+    The events of the lines scan.py read as plain play events are parsed (json) only when asked for (an item, a
+    slice's item); ``decoded``, ``has_red`` and ``has_actor_3`` answer for the whole run without parsing them, and
+    ``rows`` holds the kernel's input row of every event (None when the file was read in Python)."""
+
+    def __init__(self, dicts: list[dict[str, Any] | None], body: bytes = b"", bounds: np.ndarray | None = None,
+                 names: np.ndarray | None = None, flags: np.ndarray | None = None, rows: np.ndarray | None = None,
+                 lo: int = 0, hi: int | None = None) -> None:  # fmt: skip
+        self.dicts, self.body, self.bounds, self.names, self.flags, self.rows = dicts, body, bounds, names, flags, rows
+        self.lo, self.hi = lo, len(dicts) if hi is None else hi
+
+    def __len__(self) -> int:
+        return self.hi - self.lo
+
+    def __getitem__(self, key: int | slice) -> Any:
+        if isinstance(key, slice):
+            lo, hi, _ = key.indices(len(self))
+            return Events(self.dicts, self.body, self.bounds, self.names, self.flags, self.rows, self.lo + lo,
+                          self.lo + max(lo, hi))  # fmt: skip
+        pos = key + len(self) if key < 0 else key
+        if not 0 <= pos < len(self):
+            raise IndexError("event index out of range")
+        at = self.lo + pos
+        event = self.dicts[at]
+        if event is None:
+            self.load(pos, min(pos + 8, len(self)))
+            event = self.dicts[at]
+        return at, event
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        self.load(0, len(self))
+        return zip(range(self.lo, self.hi), self.dicts[self.lo : self.hi], strict=True)
+
+    def __bool__(self) -> bool:
+        return self.hi > self.lo
+
+    def load(self, a: int, b: int) -> None:
+        """Parse the events at positions a..b-1 not parsed yet (lines scan.py read: valid JSON objects)."""
+        todo = [i for i in range(self.lo + a, self.lo + b) if self.dicts[i] is None]
+        if todo:
+            spans = self.bounds[todo].tolist()  # type: ignore[index]
+            values = json_text.loads("[" + ",".join(self.body[s:e].decode() for s, e in spans) + "]")
+            for i, value in zip(todo, values, strict=True):
+                self.dicts[i] = value
+
+    def index(self, pos: int) -> int:
+        """The file index of the event at ``pos``."""
+        return self.lo + pos
+
+    def type_of(self, pos: int) -> str:
+        """The type of the event at ``pos`` (not parsing a plain play event)."""
+        at = self.lo + pos
+        if self.dicts[at] is None:
+            return TYPE_NAMES[int(self.names[at])]  # type: ignore[index]
+        return self.dicts[at]["type"]  # type: ignore[index]
+
+    def decoded(self) -> list[tuple[int, dict[str, Any]]]:
+        """(position, event) of every event parsed (every event but the plain play events not asked for yet)."""
+        dicts, lo = self.dicts, self.lo
+        if self.names is None:
+            return list(enumerate(dicts[lo : self.hi]))
+        return [(i - lo, dicts[i]) for i in range(lo, self.hi) if dicts[i] is not None]  # type: ignore[misc]
+
+    def _flag(self, bit: int) -> bool:
+        return self.flags is not None and bool(np.any(self.flags[self.lo : self.hi] & bit))
+
+    def has_red(self) -> bool:
+        """Whether a plain play event (not parsed) writes a red five's name among its values (not its type)."""
+        return self._flag(RED)
+
+    def has_actor_3(self) -> bool:
+        """Whether a plain play event (not parsed) has the actor 3."""
+        return self._flag(ACTOR_3)
+
+
 @dataclass
 class GameEvents:
     """The events of one game: (index in the file, event) pairs, the start_game event first when present."""
 
-    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    events: Events = field(default_factory=lambda: Events([]))
 
     @property
     def start_game(self) -> dict[str, Any] | None:
@@ -64,7 +145,7 @@ def _values(text: str, source_file: str) -> list[Any]:
         raise ParseError(f"{source_file}: malformed JSON line ({line_error})") from None
 
 
-def read_events(data: bytes, source_file: str) -> list[tuple[int, dict[str, Any]]]:
+def read_events(data: bytes, source_file: str) -> Events:
     """Return the file's events numbered in file order (see the module docstring).
 
     Raises NotALogError when the bytes are not mjai JSON lines, ParseError when they are but a line is
@@ -73,30 +154,62 @@ def read_events(data: bytes, source_file: str) -> list[tuple[int, dict[str, Any]
     return read_stream(data, source_file)[0]
 
 
-def read_stream(data: bytes, source_file: str) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
+def read_stream(data: bytes, source_file: str) -> tuple[Events, bool]:
     """read_events' events, and whether every value read was one event (no list of them: one per line, or one
     in the file). Raises as read_events."""
     if not looks_like(data):
         raise NotALogError(f"{source_file}: not an mjai log (no start_game or start_kyoku event)")
-    values = _values(_decode(data, source_file), source_file)
+    text = _decode(data, source_file)
+    scanned = _scanned(data)
+    if scanned is not None:
+        return scanned, True
+    values = _values(text, source_file)
     if set(map(type, values)) <= {dict} and set(map(type, map(dict.get, values, repeat("type")))) <= {str}:
         # every value an event (the usual case), checked at C speed
-        return list(enumerate(values)), True
+        return Events(values), True
     events: list[tuple[int, dict[str, Any]]] = []
     for value in values:
         for event in value if isinstance(value, list) else [value]:
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
                 raise ParseError(f"{source_file}: event {len(events)} is not an mjai event: {event!r:.80}")
-            events.append((len(events), event))
-    return events, False
+            events.append(event)
+    return Events(events), False
 
 
-def split_games(events: list[tuple[int, dict[str, Any]]], source_file: str) -> list[GameEvents]:
+def _scanned(data: bytes) -> Events | None:
+    """The events of a file of one event per line read by scan.py (json parses only the lines that are not plain
+    play events), None when the file must be read in Python (odd line breaks, a line that is not one object, a
+    value that is not an event, a line json refuses: the Python reading then says why)."""
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    odd, rows, bounds, names, flags = scan(np.frombuffer(body, dtype=np.uint8))
+    if odd:
+        return None
+    dicts: list[dict[str, Any] | None] = [None] * len(names)
+    parsed = np.flatnonzero(names == JSON).tolist()
+    if parsed:
+        spans = bounds[parsed].tolist()
+        try:
+            values = json_text.loads("[" + ",".join([body[s:e].decode() for s, e in spans]) + "]")
+        except ValueError:
+            return None
+        if len(values) != len(parsed) or not (set(map(type, values)) <= {dict} and
+                                              set(map(type, map(dict.get, values, repeat("type")))) <= {str}):
+            return None  # fmt: skip
+        for i, value in zip(parsed, values, strict=True):
+            dicts[i] = value
+    return Events(dicts, body, bounds, names, flags, rows)
+
+
+def split_games(events: Events, source_file: str) -> list[GameEvents]:
     """Cut the events into games at each start_game (a game may hold no kyoku: the caller sees 0 rounds).
     Events before the first start_game are a game when they hold a start_kyoku, else ParseError."""
-    cuts = [i for i, (_, event) in enumerate(events) if event["type"] == "start_game" and i > 0]
+    decoded = events.decoded()  # a plain play event is never a start_game or start_kyoku
+    cuts = [i for i, event in decoded if event["type"] == "start_game" and i > 0]
     parts = [GameEvents(events[a:b]) for a, b in zip([0, *cuts], [*cuts, len(events)], strict=True)]
     head = parts[0]
-    if head.start_game is None and head.events and not any(e["type"] == "start_kyoku" for _, e in head.events):
+    head_end = cuts[0] if cuts else len(events)
+    if head.start_game is None and head.events and not any(
+        e["type"] == "start_kyoku" for i, e in decoded if i < head_end
+    ):
         raise ParseError(f"{source_file}: events before the first start_game belong to no kyoku")
     return [p for p in parts if p.events]
