@@ -19,10 +19,12 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from pipeline.db.sqlfiles import sql_names
 from pipeline.ingest.dedup import id_layers
 from pipeline.ingest.discovery import discover_files
 from pipeline.ingest.reading import read_entry
 from pipeline.invariants import judge, needs_judging
+from pipeline.invariants.kernel import CHECKS
 from pipeline.schema import TABLES, arrow_schema, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
 
@@ -71,6 +73,10 @@ def _sieve_and_judge(tables: dict[str, pa.Table]) -> tuple[set[str], set[str]]:
     ids = tables["games"].column("game_id").to_pylist()
     picked = {ids[k] for k, flag in enumerate(needs_judging(tables)) if flag}
     return picked, set(judge(tables))
+
+
+def test_the_sieve_knows_every_check() -> None:
+    assert list(CHECKS) == sql_names("checks")
 
 
 def test_real_logs_sieve_picks_exactly_what_the_sql_fails(shared_logs: Path) -> None:
@@ -127,6 +133,29 @@ def _event_retiled(rng: random.Random, g: Rows) -> None:
 def _event_reseated(rng: random.Random, g: Rows) -> None:
     row = _pick(rng, g["events"], lambda r: r["seat"] is not None)
     row["seat"] = rng.choice([(row["seat"] + 1) % 4, None])
+
+
+def _value_out_of_range(rng: random.Random, g: Rows) -> None:
+    table, column, value = rng.choice([
+        ("events", "seat", rng.choice([4, 7, -2])), ("events", "from_seat", 5),
+        ("events", "tile", 136 + rng.randrange(99)), ("events", "tile34", 34), ("rounds", "dealer", 4),
+        ("rounds", "dora_indicator", 140), ("wins", "seat", 4), ("wins", "pao_seat", 6), ("wins", "tile", 300),
+        ("wins", "tile34", 40),
+    ])  # fmt: skip
+    if table == "events" and column in ("seat", "tile"):  # a tile drawn and discarded out of range keeps the hand
+        row = _pick(rng, g["events"], lambda r: r["action"] == "draw")
+        twin = next((r for r in g["events"] if r["round_idx"] == row["round_idx"] and r["tile"] == row["tile"]
+                     and r["action"] == "discard"), None)  # fmt: skip
+        for r in (row, twin) if twin else (row,):
+            r[column] = value
+        return
+    _pick(rng, g[table])[column] = value
+
+
+def _tiles_out_of_range(rng: random.Random, g: Rows) -> None:
+    table, column = rng.choice([("events", "meld_tiles"), ("wins", "hand"), ("wins", "dora_indicators")])
+    row = _pick(rng, g[table], lambda r: bool(r[column]))
+    row[column] = [*(row[column] or []), 136 + rng.randrange(50)]
 
 
 def _event_renamed(rng: random.Random, g: Rows) -> None:
@@ -227,8 +256,9 @@ def _round_emptied(rng: random.Random, g: Rows) -> None:
 MUTATIONS: dict[str, Callable[[random.Random, Rows], None]] = {
     f.__name__.lstrip("_"): f
     for f in (_event_dropped, _event_repeated, _riichi_repeated, _event_moved, _event_retiled, _event_reseated,
-              _event_renamed, _meld_changed, _hand_changed, _indicator_changed, _score_changed, _sticks_changed,
-              _result_changed, _round_changed, _player_changed, _round_emptied)
+              _value_out_of_range, _tiles_out_of_range, _event_renamed, _meld_changed, _hand_changed,
+              _indicator_changed, _score_changed, _sticks_changed, _result_changed, _round_changed, _player_changed,
+              _round_emptied)
 }  # fmt: skip
 
 

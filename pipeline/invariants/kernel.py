@@ -19,12 +19,14 @@ from rules.compiled import njit
 
 CHECKS = (
     "hand_size", "keys_unique", "once_per_round", "round_has_play", "round_results", "score_conservation",
-    "tile_held", "tile_once",
+    "tile_held", "tile_once", "values_in_range",
 )  # fmt: skip
 """The checks of pipeline/sql/checks, in file-name order; check k is bit 1 << k."""
 HAND_SIZE, KEYS_UNIQUE, ONCE_PER_ROUND, ROUND_HAS_PLAY, ROUND_RESULTS, SCORE_CONSERVATION, TILE_HELD, TILE_ONCE = (
-    1 << k for k in range(len(CHECKS))
+    1 << k for k in range(8)
 )
+VALUES_IN_RANGE = 1 << 8
+"""Set by the sieve's table-level pass (sieve.py); the round pass treats a value out of range as UNSURE."""
 UNSURE = 1 << len(CHECKS)
 """Something the pass does not judge (see the module docstring): the SQL must look at the game."""
 

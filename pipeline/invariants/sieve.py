@@ -5,9 +5,28 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.invariants import arrays
-from pipeline.invariants.kernel import ACTIONS, END_KINDS, KEYS_UNIQUE, ROUND_RESULTS, UNSURE, round_bits
+from pipeline.invariants.kernel import (
+    ACTIONS,
+    END_KINDS,
+    KEYS_UNIQUE,
+    ROUND_RESULTS,
+    UNSURE,
+    VALUES_IN_RANGE,
+    round_bits,
+)
+
+SEAT, TILE, KIND = (0, 3), (0, 135), (0, 33)
+RANGES = {
+    "events": {"seat": SEAT, "from_seat": SEAT, "tile": TILE, "tile34": KIND, "meld_tiles": TILE},
+    "rounds": {"dealer": SEAT, "dora_indicator": TILE, "hands_start": TILE},
+    "wins": {"seat": SEAT, "from_seat": SEAT, "pao_seat": SEAT, "tile": TILE, "tile34": KIND, "hand": TILE,
+             "melds": TILE, "dora_indicators": TILE, "ura_indicators": TILE},
+    "draws": {"hands_shown": TILE},
+}  # fmt: skip
+"""values_in_range: the columns whose values (a list's too) must lie in these bounds, by table."""
 
 ROUND_BITS = 20
 """A row's (game, round) key is game << ROUND_BITS | round_idx."""
@@ -24,11 +43,10 @@ def _flag(bits: np.ndarray, game: np.ndarray, where: np.ndarray, bit: int) -> No
     np.bitwise_or.at(bits, game[where], bit)
 
 
-def _sorted_rows(table: pa.Table, game_ids: pa.Array, bits: np.ndarray, *order_by: str) -> dict[str, np.ndarray]:
-    """A table's rows of known games (others are no game's concern), sorted by (game, round, *order_by): the
-    rows' original index ``row``, ``game``, ``key`` and each ``order_by`` column, all sorted. Flags UNSURE for
-    a game with a round_idx or ``order_by`` value that is null or out of range."""
-    game = arrays.game_index(table, game_ids)
+def _sorted_rows(table: pa.Table, game: np.ndarray, bits: np.ndarray, *order_by: str) -> dict[str, np.ndarray]:
+    """A table's rows of known games (``game``: each row's, -1 for none of the batch's: no game's concern), sorted
+    by (game, round, *order_by): the rows' original index ``row``, ``game``, ``key`` and each ``order_by`` column,
+    all sorted. Flags UNSURE for a game with a round_idx or ``order_by`` value that is null or out of range."""
     round_idx = arrays.integers(table, "round_idx")
     known = np.flatnonzero(game >= 0)
     game, round_idx = game[known], round_idx[known]
@@ -57,14 +75,15 @@ def _ranges(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return np.stack([np.searchsorted(sorted_keys, keys, "left"), np.searchsorted(sorted_keys, keys, "right")], 1)
 
 
-def _table_checks(tables: dict[str, pa.Table], game_ids: pa.Array, bits: np.ndarray) -> None:
-    """keys_unique of games and players, and round_results' count of each game's rounds."""
-    first = arrays.game_index(tables["games"], game_ids)
+def _table_checks(tables: dict[str, pa.Table], games: dict[str, np.ndarray], bits: np.ndarray) -> None:
+    """keys_unique of games and players, and round_results' count of each game's rounds (``games``: each table's
+    rows' game)."""
+    first = games["games"]
     duplicated = first != np.arange(len(first))
     _flag(bits, np.arange(len(first)), duplicated, KEYS_UNIQUE)
     _flag(bits, first, duplicated, KEYS_UNIQUE)
     players = tables["players"]
-    game, seat = arrays.game_index(players, game_ids), arrays.integers(players, "seat")
+    game, seat = games["players"], arrays.integers(players, "seat")
     known = game >= 0
     game, seat = game[known], seat[known]
     _flag(bits, game, seat < 0, UNSURE)
@@ -72,7 +91,7 @@ def _table_checks(tables: dict[str, pa.Table], game_ids: pa.Array, bits: np.ndar
     ordered = np.sort(pairs)
     _flag(bits, ordered // 64, np.r_[False, ordered[1:] == ordered[:-1]], KEYS_UNIQUE)
     rounds = tables["rounds"]
-    game, round_idx = arrays.game_index(rounds, game_ids), arrays.integers(rounds, "round_idx")
+    game, round_idx = games["rounds"], arrays.integers(rounds, "round_idx")
     known = game >= 0
     count = np.bincount(game[known], minlength=len(first))
     last = np.full(len(first), -1, dtype=np.int64)
@@ -81,16 +100,40 @@ def _table_checks(tables: dict[str, pa.Table], game_ids: pa.Array, bits: np.ndar
     _flag(bits, np.arange(len(first)), (n_rounds != count) | (last != n_rounds - 1), ROUND_RESULTS)
 
 
+def _out_of_range(column: pa.ChunkedArray, low: int, high: int) -> np.ndarray:
+    """Rows of ``column`` (integers, or lists of them, or lists of lists) holding a value outside [low, high]."""
+    values, rows = column.combine_chunks(), None
+    while pa.types.is_list(values.type):
+        parents = pc.list_parent_indices(values).to_numpy()
+        rows = parents if rows is None else rows[parents]
+        values = values.flatten()
+    outside = pc.fill_null(pc.or_(pc.less(values, low), pc.greater(values, high)), False)
+    hits = np.flatnonzero(outside.to_numpy(zero_copy_only=False))
+    return np.unique(hits if rows is None else rows[hits])
+
+
+def _range_checks(tables: dict[str, pa.Table], games: dict[str, np.ndarray], bits: np.ndarray) -> None:
+    """values_in_range, over the columns of RANGES (``games``: each table's rows' game)."""
+    for table, columns in RANGES.items():
+        game = games[table]
+        for name, (low, high) in columns.items():
+            rows = _out_of_range(tables[table].column(name), low, high)
+            rows = rows[game[rows] >= 0]
+            np.bitwise_or.at(bits, game[rows], VALUES_IN_RANGE)
+
+
 def game_bits(tables: dict[str, pa.Table]) -> np.ndarray:
     """The bits (pipeline.invariants.kernel) of each row of ``tables['games']``, from the batch's fact tables
     (Arrow, as pipeline.schema.to_arrow builds them). Returns int64 bits aligned with the games rows."""
     game_ids = tables["games"].column("game_id").combine_chunks().cast(pa.string())
     bits = np.zeros(len(game_ids), dtype=np.int64)
-    _table_checks(tables, game_ids, bits)
-    rounds = _sorted_rows(tables["rounds"], game_ids, bits)
-    events = _sorted_rows(tables["events"], game_ids, bits, "event_idx")
-    wins = _sorted_rows(tables["wins"], game_ids, bits, "win_idx")
-    draws = _sorted_rows(tables["draws"], game_ids, bits)
+    games = {table: arrays.game_index(rows, game_ids) for table, rows in tables.items()}
+    _table_checks(tables, games, bits)
+    _range_checks(tables, games, bits)
+    rounds = _sorted_rows(tables["rounds"], games["rounds"], bits)
+    events = _sorted_rows(tables["events"], games["events"], bits, "event_idx")
+    wins = _sorted_rows(tables["wins"], games["wins"], bits, "win_idx")
+    draws = _sorted_rows(tables["draws"], games["draws"], bits)
     for name, rows in (("events", events), ("wins", wins), ("draws", draws)):
         orphan = ~np.isin(rows["key"], rounds["key"])
         _flag(bits, rows["game"], orphan, UNSURE if name == "events" else ROUND_RESULTS)
