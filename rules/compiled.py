@@ -9,7 +9,13 @@ per source file and checks the file's time stamp: an edited kernel is compiled a
 numba itself (about 0.3 s to import) is imported only when a kernel is first called, not when ``rules`` is
 imported: processes that never run a kernel (``paipu sql``, ``paipu schema``...) do not pay for it. Kernels may
 call each other: at the first call every kernel declared so far gets its numba dispatcher, which also replaces
-the kernel wherever a kernel's module names it (the numba compiler looks callees up there).
+the kernel wherever a kernel's module names it (the numba compiler looks callees up there). Only what a process
+calls is compiled (or loaded): a dispatcher costs nothing until its first call.
+
+What the first run costs (benchmarks/compile_time.py measures it, kernel by kernel) is kept down by compiling each
+kernel once per argument types: a callee's constant arguments are not compiled as literals (see _dispatcher_class),
+and the callers pass one dtype and layout per argument (int64 indexes and classes, writable contiguous arrays: a
+read-only or non-contiguous array is another signature, compiled again).
 """
 
 from __future__ import annotations
@@ -45,8 +51,9 @@ def configure_cache() -> str:
 class Kernel:
     """A function to be compiled by numba at its first call (see the module docstring)."""
 
-    def __init__(self, function: Callable[..., Any]) -> None:
+    def __init__(self, function: Callable[..., Any], options: dict[str, Any] | None = None) -> None:
         self.function = function
+        self.options = options or {}
         self.dispatcher: Callable[..., Any] | None = None
         functools.update_wrapper(self, function)
 
@@ -57,6 +64,10 @@ class Kernel:
         return self.dispatcher(*args)  # type: ignore[misc]
 
 
+KERNEL_OPTIONS: dict[str, Any] = {"nopython": True, "nogil": True, "no_cfunc_wrapper": True}
+"""numba's options for every kernel (a kernel's own njit options override them). No cfunc wrapper: a kernel is never
+passed as a first-class function, and the wrapper is compiled (and kept in memory) for every signature otherwise."""
+
 _KERNELS: list[Kernel] = []
 """Every kernel declared, in declaration order."""
 
@@ -64,22 +75,51 @@ _LOCK = threading.Lock()
 """Held while dispatchers are created (kernels release the GIL: threads may call their first ones at once)."""
 
 
-def njit(function: Callable[..., Any]) -> Kernel:
-    """Declare a numba kernel: ``numba.njit(cache=True, nogil=True)``, created at the first call of any kernel."""
-    kernel = Kernel(function)
-    _KERNELS.append(kernel)
-    return kernel
+def njit(function: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """Declare a numba kernel: ``numba.njit(cache=True, **KERNEL_OPTIONS, **options)``, its dispatcher created at the
+    first call of any kernel. ``@njit`` or ``@njit(option=value...)`` (numba's jit options, e.g. ``error_model``)."""
+
+    def declare(function: Callable[..., Any]) -> Kernel:
+        kernel = Kernel(function, options)
+        _KERNELS.append(kernel)
+        return kernel
+
+    return declare if function is None else declare(function)
+
+
+@functools.cache
+def _dispatcher_class() -> type:
+    """numba's CPU dispatcher, except that a kernel called from a kernel is compiled for the arguments' plain types.
+
+    numba types a constant argument of a call inside compiled code as a literal (``Literal[int](0)``) and compiles
+    the callee once per distinct literal combination (the same kernel up to eight times, and every caller links and
+    optimises each copy again); here such a call is resolved with the literals made plain (int64, bool...), so each
+    kernel compiles once per argument types, the version a call from Python uses too. The values computed are the
+    same: a literal only lets LLVM fold the constant in.
+    """
+    from numba.core import registry, types
+
+    class Dispatcher(registry.CPUDispatcher):
+        def get_call_template(self, args: tuple, kws: dict) -> tuple:
+            plain = tuple(types.unliteral(a) for a in args)
+            return super().get_call_template(plain, {k: types.unliteral(v) for k, v in kws.items()})
+
+    return Dispatcher
 
 
 def compile_all() -> None:
     """Give every declared kernel its numba dispatcher (compiled lazily per argument types, from the cache)."""
     configure_cache()
-    import numba
-
+    dispatcher_class = _dispatcher_class()  # imports numba
     with _LOCK:
         for kernel in _KERNELS:
             if kernel.dispatcher is None:
-                kernel.dispatcher = numba.njit(cache=True, nogil=True)(kernel.function)
+                kernel.dispatcher = dispatcher_class(
+                    py_func=kernel.function,
+                    locals={},
+                    targetoptions={**KERNEL_OPTIONS, **kernel.options},
+                )
+                kernel.dispatcher.enable_caching()
         # the numba compiler looks a kernel's callees up in its module: there it must find dispatchers, not Kernels
         for kernel in _KERNELS:
             names = kernel.function.__globals__

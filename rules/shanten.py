@@ -97,11 +97,11 @@ def _distance_kernel(indices: np.ndarray, calls: np.ndarray, tables: tuple[np.nd
     number_class, honor_class = tables[0], tables[1]
     for row in range(indices.shape[0]):
         check_indices(indices[row, 0], indices[row, 1], indices[row, 2], indices[row, 3], tables)
-        out[row] = distance_of_classes(
-            number_class[indices[row, 0]],
-            number_class[indices[row, 1]],
-            number_class[indices[row, 2]],
-            honor_class[indices[row, 3]],
+        out[row] = distance_of_classes(  # the classes widened: one compiled signature for every caller
+            np.int64(number_class[indices[row, 0]]),
+            np.int64(number_class[indices[row, 1]]),
+            np.int64(number_class[indices[row, 2]]),
+            np.int64(honor_class[indices[row, 3]]),
             MAX_MELDS - calls[row],
             1,
             tables,
@@ -140,8 +140,8 @@ def _shanten_kernel(
                 sou, honors = suit_index_of(counts, row, 2), suit_index_of(counts, row, 3)
             check_indices(man, pin, sou, honors, tables)
             regular = distance_of_classes(
-                number_class[man], number_class[pin], number_class[sou], honor_class[honors],
-                MAX_MELDS - calls[row], 1, tables,
+                np.int64(number_class[man]), np.int64(number_class[pin]), np.int64(number_class[sou]),
+                np.int64(honor_class[honors]), MAX_MELDS - calls[row], 1, tables,
             )  # fmt: skip
         best = regular - 1
         if calls[row] == 0:  # seven pairs and thirteen orphans need a closed hand
@@ -166,8 +166,9 @@ def as_counts(counts: np.ndarray) -> np.ndarray:
 
 
 def as_calls(n_calls: np.ndarray | int, n: int) -> np.ndarray:
-    """Calls of each of ``n`` hands (an int or (n,)) as a contiguous (n,) int64."""
-    return np.ascontiguousarray(np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (n,)))
+    """Calls of each of ``n`` hands (an int or (n,)) as a contiguous, writable (n,) int64 (numba compiles a kernel
+    again for a read-only array: broadcast_to's view of an array is one)."""
+    return np.require(np.broadcast_to(np.asarray(n_calls, dtype=np.int64), (n,)), requirements=("C", "W"))
 
 
 def given(values: np.ndarray | None, dtype: type, empty: np.ndarray) -> np.ndarray:

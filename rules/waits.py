@@ -135,8 +135,8 @@ def _waits_kernel(
                 regular = distance[row]
             else:
                 regular = distance_of_classes(
-                    number_class[suits[0]], number_class[suits[1]], number_class[suits[2]], honor_class[suits[3]],
-                    need, 1, tables,
+                    np.int64(number_class[suits[0]]), np.int64(number_class[suits[1]]),
+                    np.int64(number_class[suits[2]]), np.int64(honor_class[suits[3]]), need, 1, tables,
                 )  # fmt: skip
             near = regular <= 1
             if regular == 2:

@@ -74,6 +74,19 @@ def test_kernels_compile_into_the_user_cache_folder(tmp_path: Path) -> None:
     assert {p.name.split(".")[1].split("-")[0] for p in cached} >= {"_shanten_kernel", "_waits_kernel"}
 
 
+@pytest.mark.slow
+def test_each_kernel_compiles_once_per_argument_types(tmp_path: Path) -> None:
+    # constants passed to a callee are not compiled as literals, the callers pass one dtype and writable arrays
+    code = (
+        "import numpy as np; import rules.shanten as s, rules.waits as w; from rules.hand_batch import HandBatch; "
+        "c = np.zeros((2, 34), np.int8); c[:, :13] = 1; calls = np.zeros(2, np.int64); "
+        "w.waits_mask(c); w.waits_mask(HandBatch.of(c, calls)); w.regular_waits(c, calls); s.shanten(c); "
+        "s.regular_distance(s.suit_indices(c), calls); "
+        "print(*(len(f.signatures) for f in (s.distance_of_classes, s.suit_index_of, w._with_suit, w._waits_kernel)))"
+    )
+    assert run_python(code, NUMBA_CACHE_DIR=str(tmp_path)) == "1 1 1 1"
+
+
 def random_hands(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
     """(n, 34) int8 counts of ``size`` tiles drawn from a full set."""
     kinds = np.argsort(rng.random((n, 136)), axis=1)[:, :size] // 4
