@@ -95,7 +95,8 @@ def event_flags(
 ) -> dict[str, np.ndarray]:
     """Return event_idx, tile34, is_red, is_tsumogiri and is_rinshan (int64, -1 for null) for a game's
     events, given in order: round by round, each round's events in play order."""
-    round_idx, seat, action, tile = (np.asarray(a, dtype=np.int64) for a in (round_idx, seat, action, tile))
+    # contiguous int64 whatever the caller passes: one compiled signature of _flags
+    round_idx, seat, action, tile = (np.ascontiguousarray(a, dtype=np.int64) for a in (round_idx, seat, action, tile))
     columns, done = _flags(round_idx, seat, action, tile, _TABLES, bool(has_red_fives))
     if done:
         return dict(zip(FLAG_NAMES, columns, strict=True))

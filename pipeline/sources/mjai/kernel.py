@@ -113,7 +113,9 @@ def _emit(out: np.ndarray, o: int, index: int, kind: int, seat: int, tile: int, 
 def _meld_row(out: np.ndarray, o: int, tiles: np.ndarray, n: int) -> None:
     """Write the sorted meld of row ``o``."""
     out[o, OUT_MELD_N] = n
-    out[o, OUT_MELD : OUT_MELD + n] = np.sort(tiles[:n])
+    ordered = np.sort(tiles[:n])
+    for j in range(n):  # a loop, not a slice assignment: that pulls numba's error formatting in (~1 s)
+        out[o, OUT_MELD + j] = ordered[j]
 
 
 @njit

@@ -243,8 +243,8 @@ def _row(f: np.ndarray, consumed: np.ndarray, row: np.ndarray) -> None:
         row[k.IN_TSUMOGIRI] = f[4]
     elif kind in (k.T_CHI, k.T_PON, k.T_DAIMINKAN, k.T_ANKAN):
         row[k.IN_TARGET], row[k.IN_N] = f[3], f[5]
-        if f[5] > 0:
-            row[k.IN_CONSUMED : k.IN_CONSUMED + f[5]] = consumed[: f[5]]
+        for j in range(f[5]):  # a loop, not a slice assignment: that pulls numba's error formatting in (~2 s)
+            row[k.IN_CONSUMED + j] = consumed[j]
 
 
 @njit
