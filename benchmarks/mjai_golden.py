@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from xml_golden import column_form, digest
+from xml_golden import column_form, describe, digest
 
 from pipeline.errors import NotALogError, ParseError
 from pipeline.sources import mjai
@@ -275,20 +275,6 @@ def build(logs: Path = LOGS, converted: Path | None = CONVERTED) -> dict[str, An
         for suffix, mutated in mutants(key, data, count):
             out[f"{key}#{suffix}"] = digest(outcome(mutated, f"{name}#{suffix}"))
     return out
-
-
-def describe(before: Any, after: Any) -> str:
-    """Say where two outcomes differ."""
-    if isinstance(before, str) or before[0] != "games" or after[0] != "games":
-        return f"{str(before)[:300]} != {str(after)[:300]}"
-    for (head_b, tables_b), (head_a, tables_a) in zip(before[1], after[1], strict=False):
-        if head_b != head_a:
-            return f"game {head_b} != {head_a}"
-        for table, columns in tables_b.items():
-            for column, form in columns.items():
-                if tables_a.get(table, {}).get(column) != form:
-                    return f"{table}.{column}: {str(form)[:200]} != {str(tables_a.get(table, {}).get(column))[:200]}"
-    return "games differ"
 
 
 def main(argv: list[str]) -> int:
