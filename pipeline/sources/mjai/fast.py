@@ -148,8 +148,104 @@ def _write_back(replay: KyokuReplay, out: np.ndarray, held: np.ndarray, n_held: 
     rnd.n_draws += int(st[k.ST_DRAWS])
     if st[k.ST_MISMATCH]:
         rnd.quirks.add("tsumogiri_mismatch")
-    rows = out[:, : k.OUT_MELD].tolist()  # the meld's size stands in the meld's place: 0 reads as None (events.py)
-    for row in np.flatnonzero(out[:, k.OUT_MELD_N]).tolist():
-        rows[row][k.OUT_MELD_N] = out[row, k.OUT_MELD : k.OUT_MELD + out[row, k.OUT_MELD_N]].tolist()
-    rnd.events.extend(rows)
+    rnd.events.extend([[-1] * k.OUT_MELD] * len(out))  # stand-ins: Replayed.rows
     rnd.compiled = out
+
+
+def _deal_codes(start: dict[str, Any], n_players: int) -> list[int] | None:
+    """A start_kyoku's deal as kernel tile codes (13 a seat, then the first dora indicator's), None when the kernel
+    must not deal it (a hidden or unknown tile, a hand not of 13, anything KyokuReplay would refuse or follow in
+    Python): KyokuReplay deals such a kyoku itself and raises its own errors."""
+    tehais, marker = start.get("tehais"), start.get("dora_marker")
+    if type(tehais) is not list or len(tehais) < n_players or type(marker) is not str:
+        return None
+    codes, flat = k.TILE_CODES, []
+    try:
+        for seat in range(n_players):
+            hand = tehais[seat]
+            if type(hand) is not list or len(hand) != 13:
+                return None
+            flat += [codes[name] for name in hand]
+    except (KeyError, TypeError):  # not a tile name (or not hashable)
+        return None
+    flat.append(codes.get(marker, -1))
+    return flat if min(flat) >= 0 else None
+
+
+class GamePlay:
+    """Every kyoku of a game dealt and played by one kernel call (kernel.play_game) before the replay reads the
+    game: ``replay`` gives, for a start_kyoku the kernel dealt, the KyokuReplay the per-kyoku path (KyokuReplay, then
+    play_compiled) would have left, and how many events were applied; for any other start_kyoku, None (that kyoku
+    goes the per-kyoku way)."""
+
+    def __init__(self, events: Events, lines: np.ndarray, n_players: int, has_red_fives: bool) -> None:
+        self.n_players, self.red = n_players, has_red_fives
+        starts = [(pos, event) for pos, event in events.decoded() if event["type"] == "start_kyoku"]
+        first, n = events.index(0), len(events)
+        deals = np.full((max(len(starts), 1), 4, 14), -1, dtype=np.int64)
+        begin, end = np.full(len(starts), -1, dtype=np.int64), np.zeros(len(starts), dtype=np.int64)
+        self.kyoku: dict[int, int] = {}
+        for j, (pos, event) in enumerate(starts):
+            end[j] = starts[j + 1][0] if j + 1 < len(starts) else n
+            codes = _deal_codes(event, n_players)
+            if codes is not None:
+                deals[j, :n_players, :13] = np.array(codes[:-1], dtype=np.int64).reshape(n_players, 13)
+                deals[j, 0, 13] = codes[-1]
+                begin[j] = pos + 1
+                self.kyoku[pos] = j
+        rows = lines[first : first + n]
+        parsed = np.flatnonzero(rows[:, k.IN_TYPE] == PYTHON).tolist()
+        if parsed:  # the lines the scan left to json (start_kyoku, hora...): encode's rows for them
+            rows = rows.copy()
+            for pos in parsed:
+                event = events[pos][1]
+                kind = k.TYPES.get(event["type"], -1)
+                if kind < 0:
+                    rows[pos, k.IN_TYPE] = OTHER  # encode stops there
+                else:
+                    rows[pos] = encode_event(kind, event)
+        st0 = np.array([-1, -1, -1, 0, 0, n_players, int(has_red_fives)], dtype=np.int64)
+        index = np.arange(first, first + n, dtype=np.int64)
+        result = k.play_game(rows, index, begin, end, deals, st0)
+        self.done = result[0].tolist()
+        self.dealt, self.held, self.n_held, self.used, self.melds, self.n_melds, self.meld_from, self.n_kita, \
+            self.last_draw, self.draw_pos, self.st = (a.tolist() for a in result[1:12])  # fmt: skip
+        out, dora, accepted, offsets = result[12:]
+        self.out, self.offsets = out, offsets.tolist()
+        self.dora, self.accepted = dora.tolist(), accepted.tolist()
+
+    def replay(self, pos: int, index: int, start: dict[str, Any]) -> tuple[KyokuReplay, int] | None:
+        """The KyokuReplay of the start_kyoku at ``pos`` (file index ``index``) after the kernel's play, and the
+        number of events it applied; None when the kernel did not deal that kyoku."""
+        from pipeline.sources.mjai.replay import KyokuReplay
+
+        j = self.kyoku.get(pos)
+        if j is None or self.done[j] < 0:
+            return None
+        n = self.n_players
+        dealt = self.dealt[j]
+        replay = KyokuReplay(index, start, n, self.red, ([dealt[s][:13] if s < n else [] for s in range(4)],
+                                                         dealt[0][13]))  # fmt: skip
+        rnd = replay.round
+        counts = self.n_held[j]
+        held = self.held[j]
+        replay.held = [held[s][: counts[s]] for s in range(4)]
+        replay.alloc.used = {kind: mask for kind, mask in enumerate(self.used[j]) if mask}
+        meld_counts, melds, froms = self.n_melds[j], self.melds[j], self.meld_from[j]
+        if any(meld_counts):
+            rnd.melds = [[[t for t in m if t >= 0] for m in melds[s][: meld_counts[s]]] for s in range(4)]
+            replay.meld_from = [froms[s][: meld_counts[s]] for s in range(4)]
+        rnd.n_kita, replay.last_draw, replay.draw_pos = self.n_kita[j], self.last_draw[j], self.draw_pos[j]
+        st = self.st[j]
+        replay.last_given, replay.given_by = st[k.ST_GIVEN], st[k.ST_GIVER]
+        if st[k.ST_ACTOR] >= 0:
+            replay.last_actor = st[k.ST_ACTOR]
+        rnd.n_draws += st[k.ST_DRAWS]
+        if st[k.ST_MISMATCH]:
+            rnd.quirks.add("tsumogiri_mismatch")
+        (o, d, a), (o_end, d_end, a_end) = self.offsets[j], self.offsets[j + 1]
+        rnd.dora.extend(self.dora[d:d_end])
+        rnd.riichi_accepted.extend(self.accepted[a:a_end])
+        rnd.events.extend([[-1] * k.OUT_MELD] * (o_end - o))  # stand-ins: Replayed.rows
+        rnd.compiled = self.out[o:o_end]
+        return replay, self.done[j]

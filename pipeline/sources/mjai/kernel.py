@@ -257,3 +257,77 @@ def play(events: np.ndarray, index: np.ndarray, held: np.ndarray, n_held: np.nda
             return e, out[:o], dora[:n_dora], accepted[:n_accepted]
         o = nxt
     return n, out[:o], dora[:n_dora], accepted[:n_accepted]
+
+
+@njit
+def play_game(rows: np.ndarray, index: np.ndarray, starts: np.ndarray, ends: np.ndarray, deals: np.ndarray,
+              st0: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """Deal and play every kyoku of a game in one call: kyoku ``j`` deals ``deals[j]`` (each seat's 13 tile codes,
+    then the first dora indicator's code at ``deals[j, 0, 13]``) and plays ``rows[starts[j]:ends[j]]`` (a kyoku with
+    ``starts[j] < 0`` is skipped); ``st0``: the state a kyoku starts with (the seats, red fives in play). Returns
+    (events applied per kyoku (-1: the deal was refused, or skipped), the dealt ids (and the first dora's), the
+    state arrays per kyoku as play leaves them, the event rows, dora ids and accepted riichi of all kyoku, and per
+    kyoku the offsets of its rows in those three)."""
+    n_kyoku, red, n_players = len(starts), st0[ST_RED], st0[ST_PLAYERS]
+    done = np.full(n_kyoku, -1, dtype=np.int64)
+    dealt = np.full((n_kyoku, 4, 14), -1, dtype=np.int64)
+    held = np.full((n_kyoku, 4, MAX_HELD), -1, dtype=np.int64)
+    n_held = np.zeros((n_kyoku, 4), dtype=np.int64)
+    used = np.zeros((n_kyoku, 34), dtype=np.int64)
+    melds = np.full((n_kyoku, 4, MAX_MELDS, 4), -1, dtype=np.int64)
+    n_melds = np.zeros((n_kyoku, 4), dtype=np.int64)
+    meld_from = np.zeros((n_kyoku, 4, MAX_MELDS), dtype=np.int64)
+    n_kita = np.zeros((n_kyoku, 4), dtype=np.int64)
+    last_draw = np.full((n_kyoku, 4), -1, dtype=np.int64)
+    draw_pos = np.full((n_kyoku, 4), -1, dtype=np.int64)
+    st = np.zeros((n_kyoku, len(st0)), dtype=np.int64)
+    total = 0
+    for j in range(n_kyoku):
+        if starts[j] >= 0 and ends[j] > starts[j]:
+            total += ends[j] - starts[j]
+    out_all = np.zeros((total, OUT_WIDTH), dtype=np.int64)
+    dora_all = np.zeros(total, dtype=np.int64)
+    accepted_all = np.zeros(total, dtype=np.int64)
+    offsets = np.zeros((n_kyoku + 1, 3), dtype=np.int64)
+    for j in range(n_kyoku):
+        for c in range(3):
+            offsets[j + 1, c] = offsets[j, c]
+        if starts[j] < 0:
+            continue
+        for c in range(len(st0)):
+            st[j, c] = st0[c]
+        ok = True
+        for seat in range(n_players):
+            for t in range(13):
+                tile = _new(deals[j, seat, t], used[j], red)
+                if tile < 0:
+                    ok = False
+                    break
+                held[j, seat, t] = tile
+                dealt[j, seat, t] = tile
+            n_held[j, seat] = 13
+            if not ok:
+                break
+        if ok:
+            dealt[j, 0, 13] = _new(deals[j, 0, 13], used[j], red)
+            ok = dealt[j, 0, 13] >= 0
+        if not ok:
+            continue
+        a, b = starts[j], ends[j]
+        if b <= a:
+            done[j] = 0
+            continue
+        applied, out, dora, accepted = play(rows[a:b], index[a:b], held[j], n_held[j], used[j], melds[j], n_melds[j],
+                                            meld_from[j], n_kita[j], last_draw[j], draw_pos[j], st[j])  # fmt: skip
+        done[j] = applied
+        o, d, r = offsets[j, 0], offsets[j, 1], offsets[j, 2]
+        for i in range(len(out)):
+            for c in range(OUT_WIDTH):
+                out_all[o + i, c] = out[i, c]
+        for i in range(len(dora)):
+            dora_all[d + i] = dora[i]
+        for i in range(len(accepted)):
+            accepted_all[r + i] = accepted[i]
+        offsets[j + 1, 0], offsets[j + 1, 1], offsets[j + 1, 2] = o + len(out), d + len(dora), r + len(accepted)
+    return (done, dealt, held, n_held, used, melds, n_melds, meld_from, n_kita, last_draw, draw_pos, st, out_all,
+            dora_all, accepted_all, offsets)  # fmt: skip

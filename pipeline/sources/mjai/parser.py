@@ -4,7 +4,9 @@ Each kyoku is replayed (replay.py) into event rows, its results read (results.py
 starting scores are known, and the rows of all kyoku turned into the events columns at once (events.py).
 The play of a kyoku (draws, discards, calls, riichi, dora) runs compiled where it can (fast.py: lines.py reads
 the events' fields from the bytes, kernel.py plays them); the replay goes on event by event from the first
-event the kernel does not apply, so the tables and the errors are the same either way.
+event the kernel does not apply, so the tables and the errors are the same either way. When the file's rows are
+known, one kernel call deals and plays every kyoku of the game first (fast.GamePlay); a kyoku it does not deal goes
+the per-kyoku way (KyokuReplay deals it, fast.play_compiled plays it).
 A kyoku cut off before its result (a truncated file) is dropped; the game is then incomplete.
 
 When a game is complete (``games.is_complete``, ``rounds.is_last`` on its last kyoku, the players' final
@@ -29,7 +31,7 @@ from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import ParsedGame, RoundOutcome, check_storable, final_ranks, set_game_id
 from pipeline.sources.mjai.events import event_columns
-from pipeline.sources.mjai.fast import play_compiled
+from pipeline.sources.mjai.fast import GamePlay, play_compiled
 from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.lines import line_rows
@@ -120,6 +122,8 @@ class _GameReader:
         current: KyokuReplay | None = None
         end_game = None
         events, pos = self.game.events, 0
+        plan = GamePlay(events, self.lines, self.header.n_players, self.header.has_red_fives) if (
+            self.lines is not None) else None  # fmt: skip
         while pos < len(events):
             index, event = events[pos]
             pos += 1
@@ -131,9 +135,14 @@ class _GameReader:
                 current = None
             if kind == "start_kyoku":
                 self.round_idx = len(rounds)
-                current = KyokuReplay(index, event, self.header.n_players, self.header.has_red_fives)
-                starts.append(current.round.scores)
-                done = play_compiled(current, events, pos, self.lines)  # the play up to the result, when it can
+                played = plan.replay(pos - 1, index, event) if plan is not None else None
+                if played is not None:  # dealt and played by the game's kernel call
+                    current, done = played
+                    starts.append(current.round.scores)
+                else:
+                    current = KyokuReplay(index, event, self.header.n_players, self.header.has_red_fives)
+                    starts.append(current.round.scores)
+                    done = play_compiled(current, events, pos, self.lines)  # the play up to the result, when it can
                 if done:
                     pos += done
                     self.tag = events.type_of(pos - 1)

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from pipeline.errors import ParseError
 from pipeline.sources.mjai.codes import IGNORED_EVENTS, ROUND_EVENTS, WINDS
 from pipeline.sources.mjai.events import TILE, EventRow
+from pipeline.sources.mjai.kernel import OUT_MELD, OUT_MELD_N
 from pipeline.sources.mjai.tiles import UNKNOWN, IdAllocator, matches, take, tile_kind
 from rules.hands import CODE
 
@@ -63,7 +66,20 @@ class Replayed:
     is_closed: bool = False
     """end_kyoku came (or the next kyoku started) after the results."""
     compiled: Any = None
-    """The kernel's rows (fast.py; a numpy array) that the first ``events`` were made from, when it played."""
+    """The kernel's rows (fast.py; a numpy array) that the first ``events`` were made from, when it played: those
+    first ``events`` are then stand-ins (one shared row, never read: events.py reads ``compiled``), ``rows()`` gives
+    them all."""
+
+    def rows(self) -> list[EventRow]:
+        """The event rows, those the kernel played (``compiled``) made from its rows."""
+        done = 0 if self.compiled is None else len(self.compiled)
+        if not done:
+            return self.events
+        head = self.compiled[:, :OUT_MELD].tolist()  # the meld's size stands in the meld's place: 0 reads as None
+        calls = np.flatnonzero(self.compiled[:, OUT_MELD_N])
+        for row, tiles in zip(calls.tolist(), self.compiled[calls, OUT_MELD:].tolist(), strict=True):
+            head[row][OUT_MELD_N] = tiles[: head[row][OUT_MELD_N]]
+        return head + self.events[done:]
 
 
 def _int(event: Event, key: str, low: int = 0, high: int = 1 << 30) -> int:
@@ -83,11 +99,14 @@ class KyokuReplay:
     """Feeds one kyoku's events (start_kyoku first) into a ``Replayed``; raises ParseError for an event
     that does not fit the round (a tile not held, a call of a tile nobody gave...)."""
 
-    def __init__(self, index: int, start: Event, n_players: int, has_red_fives: bool) -> None:
+    def __init__(self, index: int, start: Event, n_players: int, has_red_fives: bool,
+                 dealt: tuple[list[list[int]], int] | None = None) -> None:  # fmt: skip
+        """``dealt``: the ids of the deal and of the first dora indicator when they are known already (fast.GamePlay
+        dealt them, as ``alloc`` would), else the deal is made here."""
         self.n_players = n_players
         self.red = has_red_fives
         self.alloc = IdAllocator(has_red_fives)
-        self.round = self._start(index, start)
+        self.round = self._start(index, start, dealt)
         self.held = [list(h) for h in self.round.hands_start]
         self.meld_from: list[list[int]] = [[] for _ in range(4)]
         self.last_draw = [-1] * 4
@@ -95,7 +114,7 @@ class KyokuReplay:
         self.last_given, self.given_by = -1, -1
         self.last_actor = -1
 
-    def _start(self, index: int, start: Event) -> Replayed:
+    def _start(self, index: int, start: Event, dealt: tuple[list[list[int]], int] | None) -> Replayed:
         wind = WINDS.get(start.get("bakaze"))  # type: ignore[arg-type]
         if wind is None:
             raise ParseError(f"start_kyoku bakaze {start.get('bakaze')!r} is not E, S, W or N")
@@ -106,7 +125,7 @@ class KyokuReplay:
         if not isinstance(tehais, list) or len(tehais) < self.n_players:
             raise ParseError(f"start_kyoku tehais {tehais!r:.60} do not cover {self.n_players} seats")
         hidden = [s < self.n_players and UNKNOWN in _names(tehais[s], "a tehai") for s in range(4)]
-        hands = [
+        hands = dealt[0] if dealt else [
             [] if s >= self.n_players or hidden[s] else self.alloc.deal(_names(tehais[s], "a tehai"))
             for s in range(4)
         ]
@@ -118,7 +137,7 @@ class KyokuReplay:
             _int(start, "honba"), _int(start, "kyotaku"),
             ([int(v) for v in scores[: self.n_players]] + [0] * 4)[:4], hands, hidden,
         )  # fmt: skip
-        replayed.dora.append(self.alloc.new(start.get("dora_marker")))  # type: ignore[arg-type]
+        replayed.dora.append(dealt[1] if dealt else self.alloc.new(start.get("dora_marker")))  # type: ignore[arg-type]
         if any(hidden):
             replayed.quirks.add("hidden_hands")
         return replayed

@@ -178,7 +178,7 @@ class OutcomeBuilder:
         return self._abort_kind()
 
     def _abort_kind(self) -> str:
-        events = [e for e in self.rnd.events if e[SEAT] >= 0]
+        events = [e for e in self.rnd.rows() if e[SEAT] >= 0]
         actions = [ACTIONS[e[ACTION]] for e in events]
         discards = [e[TILE] // 4 for e, a in zip(events, actions, strict=True) if a == "discard"]
         discarders = {e[SEAT] for e, a in zip(events, actions, strict=True) if a == "discard"}
