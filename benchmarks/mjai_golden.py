@@ -26,9 +26,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from xml_golden import column_form, describe, digest
+from xml_golden import describe, digest, parse_outcome
 
-from pipeline.errors import NotALogError, ParseError
 from pipeline.sources import mjai
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
@@ -66,17 +65,8 @@ def _plain(data: bytes) -> bytes | None:
 
 
 def outcome(data: bytes, name: str) -> tuple:
-    """What parse gives for one file: ('games', [game forms]) or ('error', type, message, game, round, tag)."""
-    try:
-        games = mjai.parse(data, name)
-    except (ParseError, NotALogError) as exc:
-        return ("error", type(exc).__name__, str(exc), getattr(exc, "game_id", None), exc.round_idx, exc.tag)
-    forms = []
-    for game in games:
-        head = (game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.is_complete)
-        tables = {t: {c: column_form(v) for c, v in cols.items()} for t, cols in game.tables.items()}
-        forms.append((head, tables))
-    return ("games", forms)
+    """What the mjai parser gives for one file (xml_golden.parse_outcome)."""
+    return parse_outcome(mjai.parse, data, name)
 
 
 # --- mjai mutations, on one line's bytes ------------------------------------------------------------
@@ -125,14 +115,23 @@ def _value_span(line: bytes, start: int) -> int:
     return i
 
 
-def change_field(data: bytes, rng: random.Random) -> bytes:
-    """One kept field of one line gets another value (a tile, a seat, a type, a wrong type, an extreme)."""
+def _field(data: bytes, rng: random.Random) -> tuple[list[bytes], int, re.Match[bytes], int] | None:
+    """A random field of a random line: the lines, the line's index, the field's key match and where its value
+    ends; None when the line holds no field."""
     lines, at = _line(data, rng)
     found = list(_FIELD.finditer(lines[at]))
     if not found:
-        return flip_one(data, rng)
+        return None
     m = rng.choice(found)
-    end = _value_span(lines[at], m.end())
+    return lines, at, m, _value_span(lines[at], m.end())
+
+
+def change_field(data: bytes, rng: random.Random) -> bytes:
+    """One kept field of one line gets another value (a tile, a seat, a type, a wrong type, an extreme)."""
+    picked = _field(data, rng)
+    if picked is None:
+        return flip_one(data, rng)
+    lines, at, m, end = picked
     new = b'"' + rng.choice(_TYPES) + b'"' if m.group(1) == b"type" and rng.random() < 0.7 else rng.choice(_JUNK)
     lines[at] = lines[at][: m.end()] + new + lines[at][end:]
     return b"\n".join(lines)
@@ -140,12 +139,10 @@ def change_field(data: bytes, rng: random.Random) -> bytes:
 
 def remove_field(data: bytes, rng: random.Random) -> bytes:
     """One field of one line removed (key and value)."""
-    lines, at = _line(data, rng)
-    found = list(_FIELD.finditer(lines[at]))
-    if not found:
+    picked = _field(data, rng)
+    if picked is None:
         return flip_one(data, rng)
-    m = rng.choice(found)
-    end = _value_span(lines[at], m.end())
+    lines, at, m, end = picked
     line = lines[at]
     start = m.start()
     if end < len(line) and line[end : end + 1] == b",":

@@ -55,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -123,16 +124,20 @@ def _files(corpus: Path) -> list[Path]:
     return sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".jsonl", ".gz"))
 
 
+def _documents(corpus: Path, limit: int | None) -> Iterator[tuple[Path, bytes]]:
+    """The first ``limit`` files of ``corpus`` (all when None) with their bytes, gunzipped."""
+    for path in _files(corpus)[:limit]:
+        data = path.read_bytes()
+        yield path, gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
 def child_lxml(corpus: Path, limit: int | None) -> dict[str, Any]:
     """Read, gunzip and lxml-parse every file of ``corpus``, touching every element's attributes."""
     from lxml import etree
 
     games = n_attributes = 0
     cpu = _cpu_seconds()
-    for path in _files(corpus)[:limit]:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
+    for _path, data in _documents(corpus, limit):
         for element in etree.fromstring(data).iter():
             n_attributes += len(element.attrib)
         games += 1
@@ -200,10 +205,7 @@ def child_mjai_parse(corpus: Path, limit: int | None) -> dict[str, Any]:
 
     games = rounds = 0
     cpu = _cpu_seconds()
-    for path in _files(corpus)[:limit]:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
+    for path, data in _documents(corpus, limit):
         parsed = mjai.parse(data, str(path))
         games += len(parsed)
         rounds += sum(g.n_rounds for g in parsed)

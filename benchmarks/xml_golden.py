@@ -16,7 +16,7 @@ import hashlib
 import pickle
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,18 +62,24 @@ def value_form(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def outcome(data: bytes, name: str) -> tuple:
-    """What parse gives for one file: ('games', [game forms]) or ('error', type, message, game, round, tag)."""
+def parse_outcome(parse: Callable[[bytes, str], list], data: bytes, name: str) -> tuple:
+    """What ``parse`` (a format's parse function) gives for one file: ('games', [game forms]) or ('error', type,
+    message, game, round, tag)."""
     try:
-        games = tenhou_xml.parse(data, name)
+        games = parse(data, name)
     except (ParseError, NotALogError) as exc:
-        return ("error", type(exc).__name__, str(exc), exc.game_id, exc.round_idx, exc.tag)
+        return ("error", type(exc).__name__, str(exc), getattr(exc, "game_id", None), exc.round_idx, exc.tag)
     forms = []
     for game in games:
         head = (game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.is_complete)
         tables = {t: {c: column_form(v) for c, v in cols.items()} for t, cols in game.tables.items()}
         forms.append((head, tables))
     return ("games", forms)
+
+
+def outcome(data: bytes, name: str) -> tuple:
+    """What the Tenhou XML parser gives for one file (see parse_outcome)."""
+    return parse_outcome(tenhou_xml.parse, data, name)
 
 
 def digest(form: tuple) -> str:
