@@ -44,18 +44,56 @@ class Repeated:
 @dataclass(frozen=True)
 class Lists:
     """A list column as flat ``values`` and ``offsets`` (row i holds values[offsets[i]:offsets[i + 1]]), as
-    Arrow lays it out: built in bulk, without a Python list per row."""
+    Arrow lays it out: built in bulk, without a Python list per row. ``valid`` (bool per row, None: every row)
+    marks the rows that hold a list; the others are null (their offsets span nothing)."""
 
     values: np.ndarray
     offsets: np.ndarray
+    valid: np.ndarray | None = None
 
     @classmethod
     def from_counts(cls, values: np.ndarray, counts: np.ndarray) -> Lists:
         """Rows made of consecutive runs of ``counts`` values."""
         return cls(values, np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
 
+    @classmethod
+    def from_padded(cls, padded: np.ndarray, sizes: np.ndarray) -> Lists:
+        """Row i holds the first ``sizes[i]`` values of ``padded[i]`` (a 2-D array); a row of size 0 is null."""
+        sizes = np.asarray(sizes, dtype=np.int64)
+        used = np.arange(padded.shape[1]) < sizes[:, None]
+        return cls(padded[used], np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32), sizes > 0)
+
+    @classmethod
+    def from_objects(cls, rows: np.ndarray | list) -> Lists:
+        """Rows given as Python lists (or None for a null row), e.g. an object array a parser filled."""
+        sizes = np.fromiter((-1 if row is None else len(row) for row in rows), dtype=np.int64, count=len(rows))
+        flat = [value for row in rows if row is not None for value in row]
+        offsets = np.concatenate([[0], np.cumsum(np.maximum(sizes, 0))]).astype(np.int32)
+        return cls(np.array(flat, dtype=np.int64), offsets, sizes >= 0)
+
     def __len__(self) -> int:
         return len(self.offsets) - 1
+
+    def __getitem__(self, row: int) -> list | None:
+        """Row ``row`` as a Python list, or None for a null row (for reading a few rows, not in bulk)."""
+        if self.valid is not None and not self.valid[row]:
+            return None
+        return self.values[self.offsets[row] : self.offsets[row + 1]].tolist()
+
+
+def concat_lists(parts: list[Lists]) -> Lists:
+    """Rows of several Lists one after the other (each part's offsets shifted past the values before it)."""
+    if any(p.offsets[0] != 0 or p.offsets[-1] != len(p.values) for p in parts):  # a part spanning part of its values
+        parts = [Lists(p.values[p.offsets[0] : p.offsets[-1]], p.offsets - p.offsets[0], p.valid) for p in parts]
+    n_values = np.fromiter((len(p.values) for p in parts), dtype=np.int32, count=len(parts))
+    n_rows = np.fromiter((len(p) for p in parts), dtype=np.int64, count=len(parts))
+    offsets = np.zeros(n_rows.sum() + 1, dtype=np.int32)
+    np.concatenate([p.offsets[1:] for p in parts], out=offsets[1:], casting="same_kind")
+    offsets[1:] += np.repeat(np.cumsum(n_values) - n_values, n_rows)  # each part's rows moved past the parts before
+    valid = None
+    if any(p.valid is not None for p in parts):
+        valid = np.concatenate([np.ones(len(p), bool) if p.valid is None else p.valid for p in parts])
+    return Lists(np.concatenate([p.values for p in parts]), offsets, valid)
 
 
 ColumnValues = list | np.ndarray | Coded | Repeated | Lists
@@ -63,24 +101,33 @@ ColumnValues = list | np.ndarray | Coded | Repeated | Lists
 
 
 def concat_columns(parts: list[ColumnValues]) -> ColumnValues:
-    """Concatenate one column's pieces (all of one kind, or lists mixed with empty pieces)."""
-    kinds = {type(p) for p in parts if len(p)}
-    if not kinds:
+    """Concatenate one column's pieces (all of one kind, or lists mixed with empty pieces; a Lists column
+    may have pieces given as object arrays of lists, turned into Lists)."""
+    kinds = set(map(type, parts))  # C-speed first look; empty pieces are weeded out only when kinds mix
+    if len(kinds) > 1:
+        parts = [p for p in parts if len(p)]
+        kinds = set(map(type, parts))
+    if not parts or not kinds:
         return []
     if kinds == {list}:
         return list(chain.from_iterable(parts))
+    if Lists in kinds:
+        pieces = [p if isinstance(p, Lists) else Lists.from_objects(p) for p in parts if len(p)]
+        return concat_lists(pieces) if pieces else []
     if kinds == {np.ndarray}:
-        arrays = [p for p in parts if len(p)]
+        arrays = [p for p in parts if len(p)]  # an empty piece's dtype must not widen the others'
+        if not arrays:
+            return []
         return np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
     if kinds == {Repeated}:
-        pieces = [p for p in parts if len(p)]
+        pieces = [p for p in parts if p.count]
         codes = np.repeat(np.arange(len(pieces), dtype=np.int32), [p.count for p in pieces])
         return Coded(codes, tuple(p.value for p in pieces))
     if kinds == {Coded}:
         coded = [p for p in parts if len(p)]
         if any(c.categories != coded[0].categories for c in coded):
             raise ValueError("coded pieces with different categories")
-        return Coded(np.concatenate([c.codes for c in coded]), coded[0].categories)
+        return Coded(np.concatenate([c.codes for c in coded]), coded[0].categories) if coded else []
     raise ValueError(f"cannot concatenate column pieces of kinds {sorted(k.__name__ for k in kinds)}")
 
 
@@ -92,7 +139,9 @@ def to_arrow_array(
     values such as shanten -1)."""
     if isinstance(values, Lists):
         flat = pa.array(values.values, type_.value_type)
-        return pa.ListArray.from_arrays(pa.array(values.offsets, pa.int32()), flat, type=type_)
+        offsets = pa.array(values.offsets, pa.int32())
+        null = None if values.valid is None or values.valid.all() else pa.array(~values.valid)
+        return pa.ListArray.from_arrays(offsets, flat, type=type_, mask=null)
     if isinstance(values, Repeated):
         values = concat_columns([values])
     if isinstance(values, Coded):

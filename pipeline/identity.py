@@ -14,6 +14,10 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from pipeline.sources.base import ParsedGame
 
 FIRST_ROUND_FIELDS = ("round_wind", "kyoku", "honba", "riichi_sticks", "scores_pre")
@@ -22,6 +26,10 @@ first dora indicator."""
 
 ROUND_DIGEST_FIELDS = ("round_wind", "kyoku", "honba", "riichi_sticks", "scores_pre", "scores_post")
 """The rounds columns every copy of a round must agree on."""
+
+SEATS = 4
+ABSENT = -(1 << 62)
+"""A score where a seat has none (not dealt a hand): no real score is this."""
 
 
 def _digest(text: str, size: int) -> bytes:
@@ -45,19 +53,61 @@ def content_fingerprint(first_round: dict[str, Any]) -> str:
     return _digest(text, 8).hex()
 
 
-def round_digest(values: dict[str, Any], hands: Sequence[Sequence[int]]) -> int:
-    """A 63-bit digest of one round's ROUND_DIGEST_FIELDS (``values``), scores of the seated players only."""
-    parts = [_seated(values[n], hands) if n.startswith("scores") else values[n] for n in ROUND_DIGEST_FIELDS]
-    return int.from_bytes(_digest(repr(parts), 8), "big") >> 1
+def _by_seat(offsets: np.ndarray, values: np.ndarray, fill: int) -> np.ndarray:
+    """Rows given as Arrow list offsets over ``values`` (the values of the rows only) as an (n, 4) int64 matrix:
+    a row's first four values, ``fill`` where it has fewer."""
+    out = np.full((len(offsets) - 1, SEATS), fill, dtype=np.int64)
+    rows = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    position = np.arange(len(rows)) - (offsets[rows] - offsets[0])
+    keep = position < SEATS
+    out[rows[keep], position[keep]] = values[keep]
+    return out
 
 
-def round_digests(rounds: dict[str, Sequence[Any]]) -> tuple[int, ...]:
-    """The round digests of a game's rounds, in round order, from its rounds columns (lists by column:
-    ROUND_DIGEST_FIELDS and ``hands_start``)."""
-    hands = rounds["hands_start"]
-    return tuple(
-        round_digest({name: rounds[name][i] for name in ROUND_DIGEST_FIELDS}, hands[i]) for i in range(len(hands))
-    )
+def _integers(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Integer values as int64, ABSENT for a null."""
+    return pc.fill_null(values.cast(pa.int64()), ABSENT).to_numpy()
+
+
+def _list_column(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """A list column's offsets and values (of its rows only: a slice's values start at its first offset)."""
+    lists = column.combine_chunks()
+    return lists.offsets.to_numpy(), lists.flatten()
+
+
+def _scores_by_seat(column: pa.ChunkedArray, seated: np.ndarray) -> np.ndarray:
+    """A list<int> scores column as an (n, 4) matrix, ABSENT where a seat has no score or was dealt no hand."""
+    offsets, values = _list_column(column)
+    return np.where(seated, _by_seat(offsets, _integers(values), ABSENT), ABSENT)
+
+
+def _seated_by_seat(hands_start: pa.ChunkedArray) -> np.ndarray:
+    """(n, 4) bool: the seats dealt a hand in each round (sanma's empty fourth seat, or a missing seat, not)."""
+    offsets, hands = _list_column(hands_start)
+    sizes = pc.fill_null(pc.list_value_length(hands), 0).to_numpy()
+    return _by_seat(offsets, sizes, 0) > 0
+
+
+def round_digests(rounds: pa.Table) -> np.ndarray:
+    """A 63-bit digest of each row of a rounds table (Arrow; ROUND_DIGEST_FIELDS and ``hands_start``): its
+    wind, kyoku, honba, sticks and the scores before and after it of the seats dealt a hand. Returns uint64,
+    one per row; equal rounds have equal digests, and distinct ones (practically) never do."""
+    seated = _seated_by_seat(rounds.column("hands_start"))
+    scalars = [_integers(rounds.column(name))[:, None] for name in ROUND_DIGEST_FIELDS[:4]]
+    scores = [_scores_by_seat(rounds.column(name), seated) for name in ROUND_DIGEST_FIELDS[4:]]
+    fields = np.concatenate([*scalars, *scores], axis=1).astype(np.uint64)
+    digest = np.full(len(fields), 0x9E3779B97F4A7C15, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for column in fields.T:  # fold each field into the running state, mixing after each (splitmix64)
+            digest = _mix(digest ^ column)
+    return digest >> np.uint64(1)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: every bit of ``x`` (uint64) spread over every bit of the result."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 def first_disagreement(one: Sequence[int], other: Sequence[int]) -> int | None:

@@ -15,10 +15,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from pipeline.db import connect
-from pipeline.identity import content_fingerprint, first_disagreement, identify
+from pipeline.identity import content_fingerprint, first_disagreement, identify, round_digests
 from pipeline.ingest import ingest, read_file
 from pipeline.store.warehouse import Warehouse
 
@@ -153,3 +154,29 @@ def test_round_digests_agree_on_a_prefix_and_name_the_first_difference() -> None
     assert first_disagreement((1, 2, 3), (1, 2)) is None
     assert first_disagreement((1, 2, 3), (1, 5, 3, 4)) == 1
     assert first_disagreement((), (7,)) is None
+
+
+def _rounds(rows: list[dict]) -> pa.Table:
+    """A rounds table of the digest's columns (hands as lists of 136-ids, scores per seat)."""
+    types = {"round_wind": pa.int8(), "kyoku": pa.int8(), "honba": pa.int16(), "riichi_sticks": pa.int16(),
+             "scores_pre": pa.list_(pa.int32()), "scores_post": pa.list_(pa.int32()),
+             "hands_start": pa.list_(pa.list_(pa.int16()))}  # fmt: skip
+    return pa.table({name: pa.array([row[name] for row in rows], type_) for name, type_ in types.items()})
+
+
+def test_round_digests_see_every_field_and_only_the_seats_dealt_a_hand() -> None:
+    hand = list(range(13))
+    base = {"round_wind": 0, "kyoku": 1, "honba": 2, "riichi_sticks": 1, "scores_pre": [25000, 25000, 25000, 25000],
+            "scores_post": [33000, 17000, 25000, 25000], "hands_start": [hand] * 4}  # fmt: skip
+    changed = [{**base, "round_wind": 1}, {**base, "kyoku": 2}, {**base, "honba": 3}, {**base, "riichi_sticks": 0},
+               {**base, "scores_pre": [25000, 25000, 25000, 25100]}, {**base, "scores_post": [17000, 33000, 25000,
+               25000]}]  # fmt: skip
+    sanma = {**base, "scores_pre": [35000, 35000, 35000, 0], "scores_post": [35000, 35000, 35000, 0],
+             "hands_start": [hand, hand, hand, []]}  # fmt: skip
+    sanma_other_fourth = {**sanma, "scores_pre": [35000, 35000, 35000], "scores_post": [35000, 35000, 35000, 9]}
+    table = _rounds([base, *changed, sanma, sanma_other_fourth, base])
+    digests = round_digests(table).tolist()
+    assert len(set(digests[:7])) == 7 and all(d < 2**63 for d in digests)  # every field counts
+    assert digests[7] == digests[8]  # the fourth seat of sanma is dealt no hand: its scores do not count
+    assert digests[9] == digests[0]
+    assert round_digests(table.slice(3, 4)).tolist() == digests[3:7]  # a slice's rows digest as in the whole

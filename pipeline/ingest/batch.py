@@ -21,6 +21,7 @@ import pyarrow as pa
 from pipeline.derive.inputs import PartTables
 from pipeline.derive.run import derive_staged
 from pipeline.errors import SchemaError
+from pipeline.identity import round_digests
 from pipeline.ingest import containers
 from pipeline.ingest.containers import Entry
 from pipeline.ingest.dedup import GameCopy, best_copies, id_layers
@@ -103,8 +104,9 @@ def _stage(job: BatchJob, txn: Transaction) -> tuple[BatchOutcome, dict[Path, Pa
             restamped[entry.name] = entry.mtime_ns
     batch = _check_every_copy(results)
     staged, written = _write(Warehouse(job.root), results, txn, batch)
-    for result in results:
-        result.games = [GameCopy.of(game) for game in result.games]  # the rows stay behind, staged
+    digests = batch.per_game("rounds", round_digests(batch.tables["rounds"]))
+    for result in results:  # the rows stay behind, staged
+        result.games = [GameCopy.of(game, tuple(digests[id(game)].tolist())) for game in result.games]
     return BatchOutcome(job.name, results, staged, unchanged, restamped), written
 
 

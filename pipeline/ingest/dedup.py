@@ -37,9 +37,8 @@ class GameCopy:
     """Its rounds' digests (identity.round_digests), in round order."""
 
     @classmethod
-    def of(cls, game: ParsedGame) -> GameCopy:
-        """The copy record of a parsed game."""
-        digests = round_digests(game.tables["rounds"])
+    def of(cls, game: ParsedGame, digests: tuple[int, ...]) -> GameCopy:
+        """The copy record of a parsed game whose rounds' digests are ``digests`` (identity.round_digests)."""
         return cls(game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.completeness(),
                    digests)  # fmt: skip
 
@@ -88,7 +87,7 @@ def stored_digests(stored: StoredGame) -> tuple[int, ...]:
     part = games_folder.parent / "rounds" / stored.part.relative_to(games_folder)
     rows = read_part(part, ["game_id", "round_idx", *ROUND_DIGEST_FIELDS, "hands_start"])
     rows = rows.filter(pc.equal(rows["game_id"], stored.game_id)).sort_by("round_idx")
-    return round_digests({name: rows[name].to_pylist() for name in (*ROUND_DIGEST_FIELDS, "hands_start")})
+    return tuple(round_digests(rows).tolist())
 
 
 def id_layers(games: list[Copy]) -> list[list[Copy]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -76,7 +77,8 @@ def completeness_key(
 
 def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, ColumnValues]:
     """Concatenate one table's columns over several games (in order)."""
-    return {name: concat_columns([g.tables[table][name] for g in games]) for name in new_buffers(table)}
+    buffers = [game.tables[table] for game in games]
+    return {name: concat_columns(list(map(itemgetter(name), buffers))) for name in new_buffers(table)}
 
 
 def final_ranks(scores: list[int]) -> list[int]:

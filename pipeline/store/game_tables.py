@@ -25,6 +25,11 @@ class GameTables:
         self._position = {id(game): k for k, game in enumerate(self.games)}
         self._starts = {t: _row_starts(self.games, t) for t in TABLES}
 
+    def per_game(self, table: str, values: np.ndarray) -> dict[int, np.ndarray]:
+        """``values`` (one per row of ``table``) cut per game: id(game) -> the values of its rows."""
+        starts = self._starts[table]
+        return {id(game): values[starts[k] : starts[k + 1]] for k, game in enumerate(self.games)}
+
     def of(self, games: list[ParsedGame]) -> dict[str, pa.Table]:
         """The tables of ``games`` (each one of this batch's), their rows in the order of ``games``."""
         positions = np.array([self._position[id(game)] for game in games], dtype=np.int64)

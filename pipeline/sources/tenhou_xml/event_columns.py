@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.columns import Coded
+from pipeline.columns import Coded, Lists
 from pipeline.errors import ParseError
 from pipeline.sources.event_flags import event_flags
 from rules.hands import ACTIONS, CODE
@@ -28,9 +28,10 @@ _BULK_FIELDS = ("round_idx", "seat", "action", "tile", "from_seat", "source_inde
 
 
 def _merge(bulk: BulkRows, rows: list[tuple]) -> dict[str, np.ndarray]:
-    """Put the bulk rows (in document order) and the handler rows into one sequence ordered by element index."""
+    """Put the bulk rows (in document order) and the handler rows into one sequence ordered by element index;
+    the called tiles as ``meld`` (four slots a row) and ``meld_size`` (0: not a call)."""
     cols = {name: getattr(bulk, name) for name in _BULK_FIELDS}
-    cols["meld_tiles"] = bulk.meld_tiles()
+    cols["meld"], cols["meld_size"] = bulk.meld, bulk.meld_size
     if np.any(bulk.round_idx < 0):  # only a draw or discard has no round: hot elements are checked in one
         raise ParseError("a draw or discard before the first round (INIT)")
     if not rows:
@@ -39,18 +40,21 @@ def _merge(bulk: BulkRows, rows: list[tuple]) -> dict[str, np.ndarray]:
     for field, values in zip(ROW_FIELDS, named, strict=True):
         if field != "meld_tiles":
             cols[field] = np.concatenate((cols[field], np.asarray(values, dtype=np.int64)))
-    melds = np.empty(len(cols["seat"]), dtype=object)
-    melds[: len(bulk.source_index)] = cols["meld_tiles"]
-    for row, tiles in enumerate(named[5], start=len(bulk.source_index)):
-        melds[row] = tiles
-    cols["meld_tiles"] = melds
+    melds = [tiles or () for tiles in named[5]]
+    meld = np.zeros((len(melds), max(4, *map(len, melds))), dtype=np.int64)
+    for row, tiles in enumerate(melds):
+        meld[row, : len(tiles)] = tiles
+    if meld.shape[1] > cols["meld"].shape[1]:  # a handler's meld of more than four tiles: widen every row
+        cols["meld"] = np.pad(cols["meld"], ((0, 0), (0, meld.shape[1] - cols["meld"].shape[1])))
+    cols["meld"] = np.concatenate((cols["meld"], meld))
+    cols["meld_size"] = np.concatenate((cols["meld_size"], np.array([len(t) for t in melds], dtype=np.int64)))
     order = np.argsort(cols["source_index"], kind="stable")
     return {name: values[order] for name, values in cols.items()}
 
 
 def event_columns(
     bulk: BulkRows, rows: list[tuple], n_rounds: int, has_red_fives: bool
-) -> dict[str, np.ndarray | Coded]:
+) -> dict[str, np.ndarray | Coded | Lists]:
     """Return the events table's columns (game_id excluded) for the first ``n_rounds`` rounds, as
     numpy arrays with -1 for null (see pipeline.columns).
 
@@ -78,7 +82,7 @@ def event_columns(
         "from_seat": cols["from_seat"].astype(np.int8),
         "is_tsumogiri": flags["is_tsumogiri"].astype(np.int8),
         "is_rinshan": flags["is_rinshan"].astype(np.int8),
-        "meld_tiles": cols["meld_tiles"],
+        "meld_tiles": Lists.from_padded(cols["meld"], cols["meld_size"]),
         "source_index": cols["source_index"].astype(np.int32),
     }
 

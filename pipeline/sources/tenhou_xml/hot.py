@@ -41,14 +41,6 @@ class BulkRows:
     """The called tiles, four slots per row, of which meld_size are used."""
     meld_size: np.ndarray
 
-    def meld_tiles(self) -> np.ndarray:
-        """The meld_tiles column: a list of 136-ids per call, None for the other rows."""
-        out = np.full(len(self.source_index), None, dtype=object)
-        calls = np.flatnonzero(self.meld_size).tolist()
-        for row, tiles, size in zip(calls, self.meld[calls].tolist(), self.meld_size[calls].tolist(), strict=True):
-            out[row] = tiles[:size]
-        return out
-
 
 def players_of_go(attr_text: str) -> int:
     """The number of seats a GO element's type gives (0 when it cannot be read: the GO handler then raises)."""
