@@ -1,5 +1,5 @@
 """A golden set of the Tenhou XML parser's output: every XML file of ../shared/logs and a few thousand mutants of
-them, parsed, with each game's tables (or the error raised) kept exactly, column types included.
+them, parsed, with each game's tables (or the error raised) kept exactly: every column's values as they would be stored.
 
 Made once with the parser as it was before a change (issue 19: the parse in numba kernels), then compared with
 the parser after it. Run by hand, the output outside the repository (the whole warehouse's tables are compared
@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+import pyarrow as pa
 
-from pipeline.columns import Coded, Lists, Repeated
+from pipeline.columns import to_arrow_array
 from pipeline.errors import NotALogError, ParseError
+from pipeline.schema import arrow_schema
 from pipeline.sources import tenhou_xml
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
@@ -40,26 +41,14 @@ def xml_files(logs: Path = LOGS) -> list[Path]:
     return sorted(p for folder in XML_FOLDERS for p in (logs / folder).rglob("*") if p.is_file())
 
 
-def column_form(column: Any) -> tuple:
-    """One column buffer as a comparable value that keeps its kind (list, numpy dtype, Coded, Repeated...)."""
-    if isinstance(column, Repeated):
-        return ("Repeated", column.value, column.count)
-    if isinstance(column, Coded):
-        return ("Coded", column.categories, str(column.codes.dtype), column.codes.tolist())
-    if isinstance(column, Lists):
-        return ("Lists", column_form(column.values), column_form(column.offsets))
-    if isinstance(column, np.ndarray):
-        return ("ndarray", str(column.dtype), column.shape, [value_form(v) for v in column.tolist()])
-    return (type(column).__name__, [value_form(v) for v in column])
-
-
-def value_form(value: Any) -> Any:
-    """One value with its type: numpy scalars and arrays and Python numbers kept apart."""
-    if isinstance(value, np.ndarray):
-        return ("ndarray", str(value.dtype), value.tolist())
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, [value_form(v) for v in value])
-    return (type(value).__name__, value)
+def column_form(table: str, name: str, column: Any) -> tuple:
+    """One column buffer as it would be stored: its Arrow values under the declared type (pipeline.schema), or
+    why it cannot be converted. How a parser holds a column (lists, numpy, Lists, Coded) is its own affair."""
+    field = arrow_schema(table).field(name)
+    try:
+        return ("values", to_arrow_array(column, field.type, field.nullable).to_pylist())
+    except (pa.ArrowException, OverflowError, TypeError, ValueError) as exc:
+        return ("unstorable", type(exc).__name__)
 
 
 def parse_outcome(parse: Callable[[bytes, str], list], data: bytes, name: str) -> tuple:
@@ -72,7 +61,7 @@ def parse_outcome(parse: Callable[[bytes, str], list], data: bytes, name: str) -
     forms = []
     for game in games:
         head = (game.game_id, game.fingerprint, game.source, game.source_file, game.n_rounds, game.is_complete)
-        tables = {t: {c: column_form(v) for c, v in cols.items()} for t, cols in game.tables.items()}
+        tables = {t: {c: column_form(t, c, v) for c, v in cols.items()} for t, cols in game.tables.items()}
         forms.append((head, tables))
     return ("games", forms)
 

@@ -8,6 +8,7 @@ once the document is read (event_columns.py).
 
 from __future__ import annotations
 
+import re
 import warnings
 from datetime import datetime
 from operator import itemgetter
@@ -56,6 +57,17 @@ NON_SERVER_QUIRKS = TOOL_WRITTEN_QUIRKS | EDITED_QUIRKS
 
 _FROM_OTHERS = frozenset({"chi", "pon", "daiminkan", "kakan"})
 _HAND_KEYS = ("hai0", "hai1", "hai2", "hai3")
+
+
+_ESCAPES_ONLY = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def percent_decoded(text: str) -> str:
+    """``urllib.parse.unquote(text)`` (UTF-8, a bad byte replaced): a name written wholly as %XX escapes, as
+    Tenhou writes them, decoded in one step (unquote splits and joins it escape by escape)."""
+    if _ESCAPES_ONLY.fullmatch(text):
+        return bytes.fromhex(text.replace("%", "")).decode("utf-8", "replace")
+    return unquote(text)
 
 
 def tiles_attr(text: str | None) -> list[int]:
@@ -190,7 +202,7 @@ class GameState:
             sex = attrs["sx"].split(",") if attrs.get("sx") else []
             self.player_info = [
                 (
-                    unquote(attrs[f"n{s}"]) if attrs.get(f"n{s}") else None,
+                    percent_decoded(attrs[f"n{s}"]) if attrs.get(f"n{s}") else None,
                     dan[s] if s < len(dan) else None,
                     rate[s] if s < len(rate) else None,
                     sex[s] if s < len(sex) and sex[s] else None,
