@@ -60,8 +60,11 @@ class Lists:
     def from_padded(cls, padded: np.ndarray, sizes: np.ndarray) -> Lists:
         """Row i holds the first ``sizes[i]`` values of ``padded[i]`` (a 2-D array); a row of size 0 is null."""
         sizes = np.asarray(sizes, dtype=np.int64)
-        used = np.arange(padded.shape[1]) < sizes[:, None]
-        return cls(padded[used], np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32), sizes > 0)
+        held = np.flatnonzero(sizes)  # the rows holding a list: few (a game's calls among its events)
+        values = padded[held][np.arange(padded.shape[1]) < sizes[held, None]]
+        offsets = np.zeros(len(sizes) + 1, dtype=np.int32)
+        np.cumsum(sizes, out=offsets[1:])
+        return cls(values, offsets, sizes > 0)
 
     @classmethod
     def from_objects(cls, rows: np.ndarray | list) -> Lists:
