@@ -1,26 +1,22 @@
-"""The compiled path of one round: replay_kernel and ids_kernel over the round's lists encoded as arrays.
+"""The compiled path of a game: its rounds' lists encoded as arrays while they are read (GameLists), then
+replay_kernel and ids_kernel over every round in one call (round_kernel.replay_game).
 
-``replay_and_number`` returns the Replay and RoundIds the Python path (replay.Replayer, tiles.IdAssigner) would
-give, or None when a kernel gives up (a call that waited for a later discard, a list that cannot be played, a
-tile too many...): the caller then runs the Python path, which backtracks or raises its ParseError, so errors
-read as before.
+``replay_rounds`` returns, per round, the Replay and RoundIds the Python path (replay.Replayer, tiles.IdAssigner)
+would give, or None where a kernel gives up (a call that waited for a later discard, a list that cannot be played,
+a tile too many...): the caller then runs the Python path for that round, which backtracks or raises its
+ParseError, so errors read as before.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from pipeline.sources.tenhou_json.codes import Call
-from pipeline.sources.tenhou_json.ids_kernel import (
-    ID_ACTION,
-    ID_FROM,
-    ID_MELD,
-    ID_MELD_N,
-    ID_SEAT,
-    ID_TILE,
-)
-from pipeline.sources.tenhou_json.replay import Ending, Replay, RoundLists
-from pipeline.sources.tenhou_json.round_kernel import replay_round
+from pipeline.sources.tenhou_json.ids_kernel import ID_ACTION, ID_FROM, ID_MELD, ID_MELD_N, ID_SEAT, ID_TILE
+from pipeline.sources.tenhou_json.replay import Ending, Replay
+from pipeline.sources.tenhou_json.round_kernel import replay_game
 from pipeline.sources.tenhou_json.rows import EventRows
 from pipeline.sources.tenhou_json.tiles import RoundIds
 from rules.hands import CODE
@@ -28,62 +24,82 @@ from rules.hands import CODE
 _AFTER = {"draw": 0, "discard": 1}
 
 
-def _encode(lists: list[list[int | Call]], calls: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Four seats' lists flattened (a call as ``-1 - its row`` in ``calls``, appended there) and their offsets."""
-    flat: list[int] = []
-    starts = [0]
-    for items in lists:
-        flat.extend([item if type(item) is int else _call_row(item, calls) for item in items])
-        starts.append(len(flat))
-    return np.array(flat, dtype=np.int64), np.array(starts, dtype=np.int64)
+@dataclass
+class GameLists:
+    """A game's rounds as the kernel reads them, filled round by round (see round_kernel.replay_game): the take
+    and give lists of every seat flattened (a call as ``-1 - its row`` in ``calls``) with five offsets a round,
+    the dealt codes, dealer, ending and indicators."""
+
+    takes: list[int] = field(default_factory=list)
+    gives: list[int] = field(default_factory=list)
+    calls: list[list[int]] = field(default_factory=list)
+    take_start: list[list[int]] = field(default_factory=list)
+    give_start: list[list[int]] = field(default_factory=list)
+    dealt: list[list[list[int]]] = field(default_factory=list)
+    hand_len: list[list[int]] = field(default_factory=list)
+    dealer: list[int] = field(default_factory=list)
+    endings: list[list[int]] = field(default_factory=list)
+    dora: list[int] = field(default_factory=list)
+    dora_start: list[int] = field(default_factory=lambda: [0])
+    ura: list[int] = field(default_factory=list)
+    ura_start: list[int] = field(default_factory=lambda: [0])
+
+    def call(self, call: Call) -> int:
+        """Append a call's row; return its code in a list (-1 - its row)."""
+        tiles = list(call.tiles) + [0] * (4 - len(call.tiles))
+        self.calls.append([CODE[call.kind], call.tile, len(call.tiles), *tiles, call.from_rel])
+        return -len(self.calls)
+
+    def add_round(
+        self, hands: list[list[int]], takes: list[int], gives: list[int], dealer: int, ending: Ending, dora: list[int],
+        ura: list[int],
+    ) -> None:  # fmt: skip
+        """Close a round whose lists were appended: ``takes`` and ``gives`` are the five offsets of its seats."""
+        self.take_start.append(takes)
+        self.give_start.append(gives)
+        self.dealt.append([hand if hand else [0] * 13 for hand in hands])
+        self.hand_len.append([len(hand) for hand in hands])
+        self.dealer.append(dealer)
+        self.endings.append([_AFTER[ending.after], ending.seat, ending.accepts_riichi, ending.is_ron])
+        self.dora += dora
+        self.dora_start.append(len(self.dora))
+        self.ura += ura
+        self.ura_start.append(len(self.ura))
 
 
-def _call_row(call: Call, calls: list[list[int]]) -> int:
-    """Append a call's row to ``calls``; return its code in a list (-1 - its row)."""
-    tiles = list(call.tiles) + [0] * (4 - len(call.tiles))
-    calls.append([CODE[call.kind], call.tile, len(call.tiles), *tiles, call.from_rel])
-    return -len(calls)
-
-
-def _hands(hands: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """(dealt codes (4, 13), tiles dealt per seat)."""
-    dealt = np.zeros((4, 13), dtype=np.int64)
-    for seat, hand in enumerate(hands):
-        if hand:
-            dealt[seat] = hand
-    return dealt, np.array([len(h) for h in hands], dtype=np.int64)
-
-
-def replay_and_number(
-    lists: RoundLists, ending: Ending, dora: list[int], ura: list[int], has_red_fives: bool
-) -> tuple[Replay, RoundIds] | None:
-    """The round replayed and numbered by the kernels, None when one of them gives up (see the module docstring)."""
-    calls: list[list[int]] = []
-    takes, take_start = _encode(lists.takes, calls)
-    gives, give_start = _encode(lists.gives, calls)
-    dealt, hand_len = _hands(lists.hands)
-    call_rows = np.array(calls, dtype=np.int64).reshape(len(calls), 8)
-    needs = np.array([_AFTER[ending.after], ending.seat, ending.accepts_riichi, ending.is_ron], dtype=np.int64)
-    dora_codes, ura_codes = np.array(dora, dtype=np.int64), np.array(ura, dtype=np.int64)
-    numbered = replay_round(dealt, hand_len, takes, take_start, gives, give_start, call_rows, lists.dealer, needs,
-                            dora_codes, ura_codes, has_red_fives)  # fmt: skip
-    if not numbered[0]:
-        return None
-    return Replay([], int(numbered[-2]), bool(numbered[-1])), _round_ids(numbered[:-2], hand_len)
-
-
-def _round_ids(numbered: tuple, hand_len: np.ndarray) -> RoundIds:
-    """RoundIds from number_round's output."""
-    _, out, start, dora_ids, ura_ids, held, n_held, melds, n_melds, n_kita, last_given, mismatch = numbered
-    lens, held_n, melds_n = hand_len.tolist(), n_held.tolist(), n_melds.tolist()
-    start_lists, held_lists, meld_lists = start.tolist(), held.tolist(), melds.tolist()
-    ids = RoundIds(
-        [start_lists[s][: lens[s]] for s in range(4)], dora_ids.tolist(), ura_ids.tolist(), [],
-        [held_lists[s][: held_n[s]] for s in range(4)],
-        [[[t for t in meld if t >= 0] for meld in meld_lists[s][: melds_n[s]]] for s in range(4)],
-        n_kita.tolist(), int(last_given), int(mismatch),
+def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, RoundIds] | None]:
+    """Every round of ``game`` replayed and numbered by the kernels, None for a round where one of them gave up."""
+    n_rounds = len(game.dealer)
+    if not n_rounds:
+        return []
+    array = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
+    calls = array(game.calls).reshape(len(game.calls), 8)
+    per_round, out, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts = replay_game(
+        array(game.dealt), array(game.hand_len), array(game.takes), array(game.take_start), array(game.gives),
+        array(game.give_start), calls, array(game.dealer), array(game.endings), array(game.dora),
+        array(game.dora_start), array(game.ura), array(game.ura_start), has_red_fives,
     )  # fmt: skip
-    columns = (out[:, ID_ACTION], out[:, ID_SEAT], out[:, ID_TILE], out[:, ID_FROM], out[:, ID_MELD : ID_MELD + 4],
-               out[:, ID_MELD_N])  # fmt: skip
-    ids.rows = EventRows(*(np.ascontiguousarray(c) for c in columns))
-    return ids
+    columns = np.ascontiguousarray(out[:, : ID_MELD_N + 1].T)  # one copy a game: each round's rows are views
+    meld = np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])
+    lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts)]
+    per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, held_l, melds_l, counts_l = lists
+    hand_len = game.hand_len
+    results: list[tuple[Replay, RoundIds] | None] = []
+    for r in range(n_rounds):
+        status, last_actor, robbed, last_given, mismatch = per_round_l[r]
+        if not status:
+            results.append(None)
+            continue
+        n_held, n_melds, n_kita = counts_l[r]
+        d0, u0, u1 = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1]
+        ids = RoundIds(
+            [start_l[r][s][: hand_len[r][s]] for s in range(4)], dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
+            [held_l[r][s][: n_held[s]] for s in range(4)],
+            [[[t for t in m if t >= 0] for m in melds_l[r][s][: n_melds[s]]] for s in range(4)], n_kita,
+            last_given, mismatch,
+        )  # fmt: skip
+        a, b = out_start_l[r], out_start_l[r + 1]
+        ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
+                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b])  # fmt: skip
+        results.append((Replay([], last_actor, bool(robbed)), ids))
+    return results
