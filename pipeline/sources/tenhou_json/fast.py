@@ -81,8 +81,11 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     )  # fmt: skip
     columns = np.ascontiguousarray(out[:, : ID_MELD_N + 1].T)  # one copy a game: each round's rows are views
     meld = np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])
-    lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts)]
-    per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, held_l, melds_l, counts_l = lists
+    held_l, held_at = _compact(held, counts[:, 0])
+    meld_rows, meld_at = _compact(melds, counts[:, 1])
+    meld_l = [[t for t in m if t >= 0] for m in meld_rows]
+    lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, 2])]
+    per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, n_kita_l = lists
     hand_len = game.hand_len
     results: list[tuple[Replay, RoundIds] | None] = []
     for r in range(n_rounds):
@@ -90,16 +93,21 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
         if not status:
             results.append(None)
             continue
-        n_held, n_melds, n_kita = counts_l[r]
-        d0, u0, u1 = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1]
+        d0, u0, u1, h, m = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1], 4 * r, 4 * r
         ids = RoundIds(
             [start_l[r][s][: hand_len[r][s]] for s in range(4)], dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
-            [held_l[r][s][: n_held[s]] for s in range(4)],
-            [[[t for t in m if t >= 0] for m in melds_l[r][s][: n_melds[s]]] for s in range(4)], n_kita,
-            last_given, mismatch,
+            [held_l[held_at[h + s] : held_at[h + s + 1]] for s in range(4)],
+            [meld_l[meld_at[m + s] : meld_at[m + s + 1]] for s in range(4)], n_kita_l[r], last_given, mismatch,
         )  # fmt: skip
         a, b = out_start_l[r], out_start_l[r + 1]
         ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
                              columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b])  # fmt: skip
         results.append((Replay([], last_actor, bool(robbed)), ids))
     return results
+
+
+def _compact(values: np.ndarray, used: np.ndarray) -> tuple[list, list[int]]:
+    """The first ``used[r, seat]`` entries of ``values[r, seat]`` (held ids, or melds), every (round, seat) after
+    the other, as a list, and where each (round, seat)'s entries start in it (4 * r + seat; one more at the end)."""
+    mask = np.arange(values.shape[2]) < used[:, :, None]
+    return values[mask].tolist(), [0, *np.cumsum(used).tolist()]
