@@ -9,6 +9,7 @@ ParseError, so errors read as before.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,47 +25,56 @@ from rules.hands import CODE
 _AFTER = {"draw": 0, "discard": 1}
 
 
+def _ints() -> array:
+    return array("q")
+
+
 @dataclass
 class GameLists:
-    """A game's rounds as the kernel reads them, filled round by round (see round_kernel.replay_game): the take
-    and give lists of every seat flattened (a call as ``-1 - its row`` in ``calls``) with five offsets a round,
-    the dealt codes, dealer, ending and indicators."""
+    """A game's rounds as the kernel reads them, filled round by round (see round_kernel.replay_game), in int64
+    buffers (a list of Python ints converted by the buffer in C, handed to numpy without a copy): the take and give
+    lists of every seat flattened (a call as ``-1 - its row`` in ``calls``, eight values a row) with five offsets a
+    round, the dealt codes (4 x 13 a round, zeros for an empty seat), dealer, ending and indicators."""
 
-    takes: list[int] = field(default_factory=list)
-    gives: list[int] = field(default_factory=list)
-    calls: list[list[int]] = field(default_factory=list)
-    take_start: list[list[int]] = field(default_factory=list)
-    give_start: list[list[int]] = field(default_factory=list)
-    dealt: list[list[list[int]]] = field(default_factory=list)
+    takes: array = field(default_factory=_ints)
+    gives: array = field(default_factory=_ints)
+    calls: array = field(default_factory=_ints)
+    take_start: array = field(default_factory=_ints)
+    give_start: array = field(default_factory=_ints)
+    dealt: array = field(default_factory=_ints)
     hand_len: list[list[int]] = field(default_factory=list)
-    dealer: list[int] = field(default_factory=list)
-    endings: list[list[int]] = field(default_factory=list)
-    dora: list[int] = field(default_factory=list)
+    dealer: array = field(default_factory=_ints)
+    endings: array = field(default_factory=_ints)
+    dora: array = field(default_factory=_ints)
     dora_start: list[int] = field(default_factory=lambda: [0])
-    ura: list[int] = field(default_factory=list)
+    ura: array = field(default_factory=_ints)
     ura_start: list[int] = field(default_factory=lambda: [0])
 
     def call(self, call: Call) -> int:
         """Append a call's row; return its code in a list (-1 - its row)."""
-        tiles = list(call.tiles) + [0] * (4 - len(call.tiles))
-        self.calls.append([CODE[call.kind], call.tile, len(call.tiles), *tiles, call.from_rel])
-        return -len(self.calls)
+        self.calls.extend([CODE[call.kind], call.tile, len(call.tiles), *call.tiles, *_PAD[len(call.tiles) :],
+                           call.from_rel])  # fmt: skip
+        return -(len(self.calls) // 8)
 
     def add_round(
         self, hands: list[list[int]], takes: list[int], gives: list[int], dealer: int, ending: Ending, dora: list[int],
         ura: list[int],
     ) -> None:  # fmt: skip
         """Close a round whose lists were appended: ``takes`` and ``gives`` are the five offsets of its seats."""
-        self.take_start.append(takes)
-        self.give_start.append(gives)
-        self.dealt.append([hand if hand else [0] * 13 for hand in hands])
+        self.take_start.extend(takes)
+        self.give_start.extend(gives)
+        for hand in hands:
+            self.dealt.extend(hand if hand else _PAD13)
         self.hand_len.append([len(hand) for hand in hands])
         self.dealer.append(dealer)
-        self.endings.append([_AFTER[ending.after], ending.seat, ending.accepts_riichi, ending.is_ron])
-        self.dora += dora
+        self.endings.extend([_AFTER[ending.after], ending.seat, ending.accepts_riichi, ending.is_ron])
+        self.dora.extend(dora)
         self.dora_start.append(len(self.dora))
-        self.ura += ura
+        self.ura.extend(ura)
         self.ura_start.append(len(self.ura))
+
+
+_PAD, _PAD13 = (0, 0, 0, 0), (0,) * 13
 
 
 def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, RoundIds] | None]:
@@ -72,12 +82,13 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     n_rounds = len(game.dealer)
     if not n_rounds:
         return []
-    array = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
-    calls = array(game.calls).reshape(len(game.calls), 8)
+    arr = lambda values: np.frombuffer(values, dtype=np.int64)  # noqa: E731
     per_round, out, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts = replay_game(
-        array(game.dealt), array(game.hand_len), array(game.takes), array(game.take_start), array(game.gives),
-        array(game.give_start), calls, array(game.dealer), array(game.endings), array(game.dora),
-        array(game.dora_start), array(game.ura), array(game.ura_start), has_red_fives,
+        arr(game.dealt).reshape(n_rounds, 4, 13), np.array(game.hand_len, dtype=np.int64), arr(game.takes),
+        arr(game.take_start).reshape(n_rounds, 5), arr(game.gives), arr(game.give_start).reshape(n_rounds, 5),
+        arr(game.calls).reshape(-1, 8), arr(game.dealer), arr(game.endings).reshape(n_rounds, 4), arr(game.dora),
+        np.array(game.dora_start, dtype=np.int64), arr(game.ura), np.array(game.ura_start, dtype=np.int64),
+        has_red_fives,
     )  # fmt: skip
     columns = np.ascontiguousarray(out[:, : ID_MELD_N + 1].T)  # one copy a game: each round's rows are views
     meld = np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])

@@ -9,6 +9,7 @@ runs the Python search on the kyoku's lists read again as Python items.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,7 +126,7 @@ class Prepared:
     ending: Ending
 
 
-def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLists, out: list[int]) -> Call | None:
+def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLists, out: array) -> Call | None:
     """Append a take or give list to ``out`` as the kernel reads it (_item's checks, in order; a list of plain
     tile codes at once); return its first chi."""
     try:
@@ -133,7 +134,7 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
     except TypeError:  # an unhashable entry: _item names it
         plain = False
     if plain:
-        out += values
+        out.extend(values)
         return None
     first_chi = None
     for value in values:
