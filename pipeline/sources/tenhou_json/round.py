@@ -82,9 +82,7 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
         group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
-        hand = group[0]
-        if not _all_codes(hand):
-            hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in hand]
+        hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
         if len(hand) not in (0, 13):
             raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
         hands.append(hand)
@@ -129,20 +127,15 @@ class Prepared:
 
 
 def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLists, out: array) -> Call | None:
-    """Append a take or give list to ``out`` as the kernel reads it (_item's checks, in order); return its first
-    chi. A list of tile codes and call strings that all read is taken at once, each distinct string parsed once;
-    anything else goes entry by entry, where _item raises for the first entry it refuses."""
+    """Append a take or give list to ``out`` as the kernel reads it (_item's checks, in order; a list of plain
+    tile codes at once); return its first chi."""
     try:
-        others, kinds = set(values) - codes, {*map(type, values)}
-    except TypeError:  # an unhashable entry
-        others, kinds = None, None
-    if others is not None and kinds <= {int, str}:
-        found = _calls(others, gives)
-        if found is not None:
-            rows = {text: game.call(call) for text, call in found.items()}
-            out.extend([rows.get(v, v) for v in values] if rows else values)
-            chis = {text for text, call in found.items() if call.kind == "chi"}
-            return next((found[v] for v in values if v in chis), None) if chis else None
+        plain = codes.issuperset(values) and {*map(type, values)} <= {int}
+    except TypeError:  # an unhashable entry: _item names it
+        plain = False
+    if plain:
+        out.extend(values)
+        return None
     first_chi = None
     for value in values:
         if type(value) is int and value in codes:
@@ -158,28 +151,6 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
     return first_chi
 
 
-def _all_codes(values: list[Any]) -> bool:
-    """Whether every entry is an int among the tile codes (no bool, no float)."""
-    try:
-        return _TILE_CODES.issuperset(values) and {*map(type, values)} <= {int}
-    except TypeError:  # an unhashable entry
-        return False
-
-
-def _calls(texts: set[Any], gives: bool) -> dict[str, Call] | None:
-    """The calls of a list's call strings, None when an entry is not one or _item refuses one."""
-    out = {}
-    for text in texts:
-        if type(text) is not str:
-            return None
-        try:
-            call = _item(text, gives)
-        except ParseError:
-            return None
-        out[text] = call
-    return out
-
-
 def _seat_codes(kyoku: list[Any], game: GameLists) -> tuple[list[list[int]], list[int], list[int], list[Call | None]]:
     """_seat_lists' checks, in its order, with the take and give lists appended to ``game``'s: the hands, the five
     offsets of the seats' takes and gives, and each seat's first chi."""
@@ -192,9 +163,7 @@ def _seat_codes(kyoku: list[Any], game: GameLists) -> tuple[list[list[int]], lis
         group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
-        hand = group[0]
-        if not _all_codes(hand):
-            hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in hand]
+        hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
         if len(hand) not in (0, 13):
             raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
         hands.append(hand)
