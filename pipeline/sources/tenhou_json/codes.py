@@ -290,7 +290,8 @@ def dan_index(name: object) -> int | None:
     """Return Tenhou's rank index of a dan name ('七段' -> 16), None for other ranks (Mahjong Soul...)."""
     if not isinstance(name, str):
         return None
-    return _DAN_INDEX.get(name, _DAN_INDEX.get(_normalise(name)))
+    found = _DAN_INDEX.get(name)  # Tenhou's own spelling; only another one is folded (NFKC, a regex)
+    return found if found is not None else _DAN_INDEX.get(_normalise(name))
 
 
 _ROOM_BITS = {"般": 0x00, "上": 0x80, "特": 0x20, "鳳": 0xA0}
