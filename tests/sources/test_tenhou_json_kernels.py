@@ -21,7 +21,7 @@ from pipeline.schema import to_arrow
 from pipeline.sources import tenhou_json
 from pipeline.sources.base import concat_buffers
 from pipeline.sources.tenhou_json import fast
-from pipeline.sources.tenhou_json import round as round_module
+from pipeline.sources.tenhou_json import parser as parser_module
 from pipeline.sources.tenhou_json.ids_kernel import KIND_OF_CODE
 
 Outcome = dict[str, pa.Table] | tuple[str, str, object, object, object]
@@ -29,7 +29,7 @@ Outcome = dict[str, pa.Table] | tuple[str, str, object, object, object]
 
 def outcome(data: bytes, name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[Outcome] | Outcome:
     """Every game's tables (as stored), or the error (type, message, game, round, tag), with or without kernels."""
-    monkeypatch.setattr(round_module, "replay_and_number", fast.replay_and_number if compiled else _none)
+    monkeypatch.setattr(parser_module, "replay_rounds", fast.replay_rounds if compiled else _none)
     try:
         games = tenhou_json.parse(data, name)
     except (NotALogError, ParseError) as exc:
@@ -37,8 +37,9 @@ def outcome(data: bytes, name: str, compiled: bool, monkeypatch: pytest.MonkeyPa
     return [{t: to_arrow(t, concat_buffers([g], t)) for t in g.tables} for g in games]
 
 
-def _none(*_args: object) -> None:
-    return None
+def _none(game: fast.GameLists, _red: bool) -> list[None]:
+    """No round replayed by the kernels: every round goes the Python way."""
+    return [None] * len(game.dealer)
 
 
 def json_files(shared_folder) -> list[Path]:  # noqa: ANN001 - conftest's function fixture
@@ -49,16 +50,16 @@ def json_files(shared_folder) -> list[Path]:  # noqa: ANN001 - conftest's functi
 def test_the_kernels_give_the_python_tables_on_every_real_file(shared_folder, monkeypatch) -> None:  # noqa: ANN001
     used: list[bool] = []
 
-    def counting(*args: object) -> object:
-        result = fast.replay_and_number(*args)
-        used.append(result is not None)
-        return result
+    def counting(game: fast.GameLists, red: bool) -> list:
+        results = fast.replay_rounds(game, red)
+        used.extend(result is not None for result in results)
+        return results
 
     for path in json_files(shared_folder):
         data = path.read_bytes()
         expected = outcome(data, path.name, False, monkeypatch)
         assert outcome(data, path.name, True, monkeypatch) == expected, path
-        monkeypatch.setattr(round_module, "replay_and_number", counting)
+        monkeypatch.setattr(parser_module, "replay_rounds", counting)
         tenhou_json.parse(data, path.name)
     assert sum(used) > 0.9 * len(used)  # the kernels read nearly every real round ...
     assert not all(used)  # ... and some need the search to backtrack (a call waiting for a later discard)
@@ -109,3 +110,22 @@ def test_kind_table_matches_the_python_tile_codes() -> None:
             expected = -1
         assert KIND_OF_CODE[code] == expected, code
     assert np.all(KIND_OF_CODE[[51, 52, 53]] == [4, 13, 22])
+
+
+def test_errors_name_the_first_round_that_fails_whatever_its_kind(shared_folder) -> None:  # noqa: ANN001
+    """Every kyoku is checked before the kernels replay them all: a later kyoku that cannot be read must still not
+    hide an earlier one that cannot be played (the error names the earlier round), nor be lost."""
+    path = shared_folder("tenhou-json", "tenhou.net/6 logs") / "mjlog2json/data/2019081518gm-00a9-0000-cce9d00c.json"
+    doc = json.loads(path.read_bytes())
+    unplayable = json.loads(json.dumps(doc))
+    del unplayable["log"][1][5][-1]  # seat 0 draws a tile less than it discards: no order fits
+    both = json.loads(json.dumps(unplayable))
+    both["log"][3][1] = "scores"
+    malformed = json.loads(json.dumps(doc))
+    malformed["log"][3][1] = "scores"
+    for edited, round_idx, words in ((unplayable, 1, "playable order"), (both, 1, "playable order"),
+                                     (malformed, 3, "the scores")):  # fmt: skip
+        with pytest.raises(ParseError, match=words) as caught:
+            tenhou_json.parse(json.dumps(edited, ensure_ascii=False).encode(), path.name)
+        assert caught.value.round_idx == round_idx
+        assert caught.value.game_id == doc["ref"]

@@ -191,7 +191,15 @@ def parse_yaku(entry: str, seat_wind: int | None = None, round_wind: int | None 
     A yakuman counts 13 han (26 for one written as a double yakuman). Raises UnknownCodeError for an
     unknown name and ParseError for an entry that is not of that shape.
     """
-    match = _YAKU_ENTRY.match(entry.strip()) if isinstance(entry, str) else None
+    if not isinstance(entry, str):
+        raise ParseError(f"malformed yaku entry {entry!r}")
+    return _parse_yaku(entry, seat_wind, round_wind)
+
+
+@functools.lru_cache(maxsize=4096)  # the same entries come back in every game; errors are not kept
+def _parse_yaku(entry: str, seat_wind: int | None, round_wind: int | None) -> tuple[int, int, bool]:
+    """parse_yaku of a string."""
+    match = _YAKU_ENTRY.match(entry.strip())
     if match is None:
         raise ParseError(f"malformed yaku entry {entry!r}")
     name, han, yakuman, double = match.groups()
@@ -231,7 +239,15 @@ def parse_score(text: str, is_tsumo: bool, n_players: int) -> Score:
     (non-dealers A each, the dealer B) -> A * (n_players - 2) + B; dealer tsumo 'X点∀' -> X * (n_players - 1).
     Raises UnknownCodeError for a string of another shape.
     """
-    match = _SCORE.match(text.replace(" ", "")) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        raise UnknownCodeError(f"unknown score string {text!r}")
+    return _parse_score(text, is_tsumo, n_players)
+
+
+@functools.lru_cache(maxsize=4096)  # as _parse_yaku
+def _parse_score(text: str, is_tsumo: bool, n_players: int) -> Score:
+    """parse_score of a string."""
+    match = _SCORE.match(text.replace(" ", ""))
     if match is None:
         raise UnknownCodeError(f"unknown score string {text!r}")
     fu, han, limit, first, second, each = match.groups()
@@ -274,7 +290,8 @@ def dan_index(name: object) -> int | None:
     """Return Tenhou's rank index of a dan name ('七段' -> 16), None for other ranks (Mahjong Soul...)."""
     if not isinstance(name, str):
         return None
-    return _DAN_INDEX.get(name, _DAN_INDEX.get(_normalise(name)))
+    found = _DAN_INDEX.get(name)  # Tenhou's own spelling; only another one is folded (NFKC, a regex)
+    return found if found is not None else _DAN_INDEX.get(_normalise(name))
 
 
 _ROOM_BITS = {"般": 0x00, "上": 0x80, "特": 0x20, "鳳": 0xA0}

@@ -1,26 +1,23 @@
-"""The compiled path of one round: replay_kernel and ids_kernel over the round's lists encoded as arrays.
+"""The compiled path of a game: its rounds' lists encoded as arrays while they are read (GameLists), then
+replay_kernel and ids_kernel over every round in one call (round_kernel.replay_game).
 
-``replay_and_number`` returns the Replay and RoundIds the Python path (replay.Replayer, tiles.IdAssigner) would
-give, or None when a kernel gives up (a call that waited for a later discard, a list that cannot be played, a
-tile too many...): the caller then runs the Python path, which backtracks or raises its ParseError, so errors
-read as before.
+``replay_rounds`` returns, per round, the Replay and RoundIds the Python path (replay.Replayer, tiles.IdAssigner)
+would give, or None where a kernel gives up (a call that waited for a later discard, a list that cannot be played,
+a tile too many...): the caller then runs the Python path for that round, which backtracks or raises its
+ParseError, so errors read as before.
 """
 
 from __future__ import annotations
 
+from array import array
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from pipeline.sources.tenhou_json.codes import Call
-from pipeline.sources.tenhou_json.ids_kernel import (
-    ID_ACTION,
-    ID_FROM,
-    ID_MELD,
-    ID_MELD_N,
-    ID_SEAT,
-    ID_TILE,
-)
-from pipeline.sources.tenhou_json.replay import Ending, Replay, RoundLists
-from pipeline.sources.tenhou_json.round_kernel import replay_round
+from pipeline.sources.tenhou_json.ids_kernel import ID_ACTION, ID_FROM, ID_MELD, ID_MELD_N, ID_SEAT, ID_TILE
+from pipeline.sources.tenhou_json.replay import Ending, Replay
+from pipeline.sources.tenhou_json.round_kernel import replay_game
 from pipeline.sources.tenhou_json.rows import EventRows
 from pipeline.sources.tenhou_json.tiles import RoundIds
 from rules.hands import CODE
@@ -28,62 +25,100 @@ from rules.hands import CODE
 _AFTER = {"draw": 0, "discard": 1}
 
 
-def _encode(lists: list[list[int | Call]], calls: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Four seats' lists flattened (a call as ``-1 - its row`` in ``calls``, appended there) and their offsets."""
-    flat: list[int] = []
-    starts = [0]
-    for items in lists:
-        flat.extend([item if type(item) is int else _call_row(item, calls) for item in items])
-        starts.append(len(flat))
-    return np.array(flat, dtype=np.int64), np.array(starts, dtype=np.int64)
+def _ints() -> array:
+    return array("q")
 
 
-def _call_row(call: Call, calls: list[list[int]]) -> int:
-    """Append a call's row to ``calls``; return its code in a list (-1 - its row)."""
-    tiles = list(call.tiles) + [0] * (4 - len(call.tiles))
-    calls.append([CODE[call.kind], call.tile, len(call.tiles), *tiles, call.from_rel])
-    return -len(calls)
+@dataclass
+class GameLists:
+    """A game's rounds as the kernel reads them, filled round by round (see round_kernel.replay_game), in int64
+    buffers (a list of Python ints converted by the buffer in C, handed to numpy without a copy): the take and give
+    lists of every seat flattened (a call as ``-1 - its row`` in ``calls``, eight values a row) with five offsets a
+    round, the dealt codes (4 x 13 a round, zeros for an empty seat), dealer, ending and indicators."""
+
+    takes: array = field(default_factory=_ints)
+    gives: array = field(default_factory=_ints)
+    calls: array = field(default_factory=_ints)
+    take_start: array = field(default_factory=_ints)
+    give_start: array = field(default_factory=_ints)
+    dealt: array = field(default_factory=_ints)
+    hand_len: list[list[int]] = field(default_factory=list)
+    dealer: array = field(default_factory=_ints)
+    endings: array = field(default_factory=_ints)
+    dora: array = field(default_factory=_ints)
+    dora_start: list[int] = field(default_factory=lambda: [0])
+    ura: array = field(default_factory=_ints)
+    ura_start: list[int] = field(default_factory=lambda: [0])
+
+    def call(self, call: Call) -> int:
+        """Append a call's row; return its code in a list (-1 - its row)."""
+        self.calls.extend([CODE[call.kind], call.tile, len(call.tiles), *call.tiles, *_PAD[len(call.tiles) :],
+                           call.from_rel])  # fmt: skip
+        return -(len(self.calls) // 8)
+
+    def add_round(
+        self, hands: list[list[int]], takes: list[int], gives: list[int], dealer: int, ending: Ending, dora: list[int],
+        ura: list[int],
+    ) -> None:  # fmt: skip
+        """Close a round whose lists were appended: ``takes`` and ``gives`` are the five offsets of its seats."""
+        self.take_start.extend(takes)
+        self.give_start.extend(gives)
+        for hand in hands:
+            self.dealt.extend(hand if hand else _PAD13)
+        self.hand_len.append([len(hand) for hand in hands])
+        self.dealer.append(dealer)
+        self.endings.extend([_AFTER[ending.after], ending.seat, ending.accepts_riichi, ending.is_ron])
+        self.dora.extend(dora)
+        self.dora_start.append(len(self.dora))
+        self.ura.extend(ura)
+        self.ura_start.append(len(self.ura))
 
 
-def _hands(hands: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """(dealt codes (4, 13), tiles dealt per seat)."""
-    dealt = np.zeros((4, 13), dtype=np.int64)
-    for seat, hand in enumerate(hands):
-        if hand:
-            dealt[seat] = hand
-    return dealt, np.array([len(h) for h in hands], dtype=np.int64)
+_PAD, _PAD13 = (0, 0, 0, 0), (0,) * 13
 
 
-def replay_and_number(
-    lists: RoundLists, ending: Ending, dora: list[int], ura: list[int], has_red_fives: bool
-) -> tuple[Replay, RoundIds] | None:
-    """The round replayed and numbered by the kernels, None when one of them gives up (see the module docstring)."""
-    calls: list[list[int]] = []
-    takes, take_start = _encode(lists.takes, calls)
-    gives, give_start = _encode(lists.gives, calls)
-    dealt, hand_len = _hands(lists.hands)
-    call_rows = np.array(calls, dtype=np.int64).reshape(len(calls), 8)
-    needs = np.array([_AFTER[ending.after], ending.seat, ending.accepts_riichi, ending.is_ron], dtype=np.int64)
-    dora_codes, ura_codes = np.array(dora, dtype=np.int64), np.array(ura, dtype=np.int64)
-    numbered = replay_round(dealt, hand_len, takes, take_start, gives, give_start, call_rows, lists.dealer, needs,
-                            dora_codes, ura_codes, has_red_fives)  # fmt: skip
-    if not numbered[0]:
-        return None
-    return Replay([], int(numbered[-2]), bool(numbered[-1])), _round_ids(numbered[:-2], hand_len)
-
-
-def _round_ids(numbered: tuple, hand_len: np.ndarray) -> RoundIds:
-    """RoundIds from number_round's output."""
-    _, out, start, dora_ids, ura_ids, held, n_held, melds, n_melds, n_kita, last_given, mismatch = numbered
-    lens, held_n, melds_n = hand_len.tolist(), n_held.tolist(), n_melds.tolist()
-    start_lists, held_lists, meld_lists = start.tolist(), held.tolist(), melds.tolist()
-    ids = RoundIds(
-        [start_lists[s][: lens[s]] for s in range(4)], dora_ids.tolist(), ura_ids.tolist(), [],
-        [held_lists[s][: held_n[s]] for s in range(4)],
-        [[[t for t in meld if t >= 0] for meld in meld_lists[s][: melds_n[s]]] for s in range(4)],
-        n_kita.tolist(), int(last_given), int(mismatch),
+def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, RoundIds] | None]:
+    """Every round of ``game`` replayed and numbered by the kernels, None for a round where one of them gave up."""
+    n_rounds = len(game.dealer)
+    if not n_rounds:
+        return []
+    arr = lambda values: np.frombuffer(values, dtype=np.int64)  # noqa: E731
+    per_round, out, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts = replay_game(
+        arr(game.dealt).reshape(n_rounds, 4, 13), np.array(game.hand_len, dtype=np.int64), arr(game.takes),
+        arr(game.take_start).reshape(n_rounds, 5), arr(game.gives), arr(game.give_start).reshape(n_rounds, 5),
+        arr(game.calls).reshape(-1, 8), arr(game.dealer), arr(game.endings).reshape(n_rounds, 4), arr(game.dora),
+        np.array(game.dora_start, dtype=np.int64), arr(game.ura), np.array(game.ura_start, dtype=np.int64),
+        has_red_fives,
     )  # fmt: skip
-    columns = (out[:, ID_ACTION], out[:, ID_SEAT], out[:, ID_TILE], out[:, ID_FROM], out[:, ID_MELD : ID_MELD + 4],
-               out[:, ID_MELD_N])  # fmt: skip
-    ids.rows = EventRows(*(np.ascontiguousarray(c) for c in columns))
-    return ids
+    columns = np.ascontiguousarray(out[:, : ID_MELD_N + 1].T)  # one copy a game: each round's rows are views
+    meld = np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])
+    held_l, held_at = _compact(held, counts[:, 0])
+    meld_rows, meld_at = _compact(melds, counts[:, 1])
+    meld_l = [[t for t in m if t >= 0] for m in meld_rows]
+    lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, 2])]
+    per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, n_kita_l = lists
+    hand_len = game.hand_len
+    results: list[tuple[Replay, RoundIds] | None] = []
+    for r in range(n_rounds):
+        status, last_actor, robbed, last_given, mismatch = per_round_l[r]
+        if not status:
+            results.append(None)
+            continue
+        d0, u0, u1, h, m = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1], 4 * r, 4 * r
+        ids = RoundIds(
+            [start_l[r][s][: hand_len[r][s]] for s in range(4)], dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
+            [held_l[held_at[h + s] : held_at[h + s + 1]] for s in range(4)],
+            [meld_l[meld_at[m + s] : meld_at[m + s + 1]] for s in range(4)], n_kita_l[r], last_given, mismatch,
+        )  # fmt: skip
+        a, b = out_start_l[r], out_start_l[r + 1]
+        ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
+                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b])  # fmt: skip
+        results.append((Replay([], last_actor, bool(robbed)), ids))
+    return results
+
+
+def _compact(values: np.ndarray, used: np.ndarray) -> tuple[list, list[int]]:
+    """The first ``used[r, seat]`` entries of ``values[r, seat]`` (held ids, or melds), every (round, seat) after
+    the other, as a list, and where each (round, seat)'s entries start in it (4 * r + seat; one more at the end)."""
+    mask = np.arange(values.shape[2]) < used[:, :, None]
+    return values[mask].tolist(), [0, *np.cumsum(used).tolist()]

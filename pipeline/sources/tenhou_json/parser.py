@@ -28,9 +28,10 @@ from pipeline.sources.base import (
 )
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
+from pipeline.sources.tenhou_json.fast import GameLists, replay_rounds
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
 from pipeline.sources.tenhou_json.results import OutcomeBuilder
-from pipeline.sources.tenhou_json.round import Kyoku, read_kyoku
+from pipeline.sources.tenhou_json.round import Kyoku, Prepared, finish_kyoku, prepare_kyoku
 from pipeline.sources.tenhou_json.rows import EventRows
 
 SOURCE = "tenhou_json"
@@ -78,17 +79,36 @@ class _GameReader:
         self.double_yakuman = RULE_DOUBLE_YAKUMAN in header.rule_quirks
 
     def read(self) -> ParsedGame:
-        """Read every kyoku and return the game."""
+        """Read every kyoku and return the game: each is checked and encoded, the kernels replay them all in one
+        call, then each is finished and its result read, in order (a kyoku that could not be read raises its error
+        after the kyoku before it are finished, as when they were read one by one)."""
         rules = self.header.rules
+        game, prepared, failure = GameLists(), [], None
         for round_idx, raw in enumerate(self.doc["log"]):
             self.round_idx = round_idx
-            kyoku = read_kyoku(raw, rules.n_players, rules.has_red_fives)
-            if kyoku.ids.dora_mismatch:
-                self.quirks.add("dora_count_mismatch")
-            outcome = OutcomeBuilder(kyoku, rules.n_players, rules.has_red_fives, self.double_yakuman).build()
-            self._add_round(round_idx, kyoku, outcome)
+            try:
+                prepared.append(prepare_kyoku(raw, rules.n_players, game))
+            except Exception as exc:  # noqa: BLE001 - raised below, at its round's turn
+                failure = exc
+                break
+        for round_idx, (ready, compiled) in enumerate(zip(prepared, replay_rounds(game, rules.has_red_fives),
+                                                          strict=True)):  # fmt: skip
+            self.round_idx = round_idx
+            self._read_kyoku(round_idx, ready, compiled)
+        if failure is not None:
+            self.round_idx = len(prepared)
+            raise failure
         self.round_idx = None
         return self._finish()
+
+    def _read_kyoku(self, round_idx: int, ready: Prepared, compiled: tuple | None) -> None:
+        """Finish one kyoku (the Python path where ``compiled`` is None), read its result and add its rows."""
+        rules = self.header.rules
+        kyoku = finish_kyoku(ready, compiled, rules.has_red_fives)
+        if kyoku.ids.dora_mismatch:
+            self.quirks.add("dora_count_mismatch")
+        outcome = OutcomeBuilder(kyoku, rules.n_players, rules.has_red_fives, self.double_yakuman).build()
+        self._add_round(round_idx, kyoku, outcome)
 
     def _next_index(self) -> int:
         self.index += 1

@@ -274,7 +274,8 @@ def replay_first_choice(hands: np.ndarray, hand_len: np.ndarray, takes: np.ndarr
     ``hands``: (4, 64) counts per tile code; ``ending``: after (0 draw, 1 discard), the seat that must act last
     (-1 any), accepts riichi, is a ron. Returns (status: 1 done / 0 given up, event rows, the seat that acted
     last, a robbed closed kan's indicator was taken out)."""
-    ev = np.zeros((3 * (len(takes) + len(gives)) + 16, EV_WIDTH), dtype=np.int64)
+    n_items = take_start[4] - take_start[0] + give_start[4] - give_start[0]  # the round's (the lists are the game's)
+    ev = np.zeros((3 * n_items + 16, EV_WIDTH), dtype=np.int64)
     s = np.zeros(9, dtype=np.int64)
     s[_PENDING_RIICHI], s[_LAST_ACTOR], s[_ACTOR], s[_PHASE] = -1, -1, dealer, _PHASE_DRAW
     take_at, give_at, last_draw = np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)

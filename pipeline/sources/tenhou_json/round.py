@@ -2,10 +2,14 @@
 
 A kyoku is ``[[round, honba, sticks], scores, dora, ura, hand0, takes0, gives0, ..., result]``
 with four seat groups (a three-player table leaves the fourth one empty; three groups are read too).
+``prepare_kyoku`` checks a kyoku and appends its lists, encoded, to the game's (fast.GameLists: the kernels
+replay every round of a game in one call); ``finish_kyoku`` takes the kernels' replay or, where they gave up,
+runs the Python search on the kyoku's lists read again as Python items.
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,9 +23,11 @@ from pipeline.sources.tenhou_json.codes import (
     check_code,
     parse_call,
 )
-from pipeline.sources.tenhou_json.fast import replay_and_number
+from pipeline.sources.tenhou_json.fast import GameLists
 from pipeline.sources.tenhou_json.replay import Ending, Item, Replay, Replayer, RoundLists
 from pipeline.sources.tenhou_json.tiles import IdAssigner, RoundIds
+
+_GIVE_OWN = frozenset({"ankan", "kakan", "kita", "riichi"})
 
 
 @dataclass
@@ -85,16 +91,6 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
     return hands, takes, gives
 
 
-def _check_calls(takes: list[list[Item]], n_players: int) -> None:
-    """Raise ParseError for a chi at a three-player table (sanma has no chi)."""
-    if n_players == 4:
-        return
-    for seat, items in enumerate(takes):
-        chi = next((i for i in items if isinstance(i, Call) and i.kind == "chi"), None)
-        if chi is not None:
-            raise ParseError(f"seat {seat} calls chi ({'c' + ''.join(map(str, chi.tiles))}) in a three-player game")
-
-
 def ending_of(result: list[Any]) -> Ending:
     """What the result requires of the round's last action (see replay.Ending)."""
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
@@ -116,33 +112,106 @@ def ending_of(result: list[Any]) -> Ending:
     return Ending("discard", accepts_riichi=kind != "sanchahou")
 
 
-def read_kyoku(kyoku: Any, n_players: int, has_red_fives: bool) -> Kyoku:
-    """Read, replay and number one kyoku; raises ParseError (UnknownCodeError) when it cannot."""
+@dataclass
+class Prepared:
+    """A kyoku checked, not yet replayed: what finish_kyoku needs (the raw kyoku for the Python path)."""
+
+    raw: list[Any]
+    header: list[int]
+    scores: list[int]
+    dora: list[int]
+    ura: list[int]
+    n_players: int
+    dealer: int
+    ending: Ending
+
+
+def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLists, out: array) -> Call | None:
+    """Append a take or give list to ``out`` as the kernel reads it (_item's checks, in order; a list of plain
+    tile codes at once); return its first chi."""
+    try:
+        plain = codes.issuperset(values) and {*map(type, values)} <= {int}
+    except TypeError:  # an unhashable entry: _item names it
+        plain = False
+    if plain:
+        out.extend(values)
+        return None
+    first_chi = None
+    for value in values:
+        if type(value) is int and value in codes:
+            out.append(value)
+            continue
+        item = _item(value, gives)
+        if type(item) is int:
+            out.append(item)
+            continue
+        if item.kind == "chi" and first_chi is None:
+            first_chi = item
+        out.append(game.call(item))
+    return first_chi
+
+
+def _seat_codes(kyoku: list[Any], game: GameLists) -> tuple[list[list[int]], list[int], list[int], list[Call | None]]:
+    """_seat_lists' checks, in its order, with the take and give lists appended to ``game``'s: the hands, the five
+    offsets of the seats' takes and gives, and each seat's first chi."""
+    n_groups = (len(kyoku) - 5) // 3
+    if len(kyoku) != 5 + 3 * n_groups or n_groups not in (3, 4):
+        raise ParseError(f"a kyoku has {len(kyoku)} entries, expected 17 (or 14 for three players)")
+    hands, chis = [], []
+    take_start, give_start = [len(game.takes)], [len(game.gives)]
+    for seat in range(4):
+        group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
+        if not all(isinstance(part, list) for part in group):
+            raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
+        hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
+        if len(hand) not in (0, 13):
+            raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
+        hands.append(hand)
+        chis.append(_encoded(group[1], _TILE_CODES, False, game, game.takes))
+        _encoded(group[2], _GIVE_CODES, True, game, game.gives)
+        take_start.append(len(game.takes))
+        give_start.append(len(game.gives))
+    return hands, take_start, give_start, chis
+
+
+def prepare_kyoku(kyoku: Any, n_players: int, game: GameLists) -> Prepared:
+    """Check one kyoku (read_kyoku's checks, in its order) and append its lists to ``game``'s; raises ParseError
+    (UnknownCodeError) when it cannot be read."""
     if not isinstance(kyoku, list) or len(kyoku) < 5:
         raise ParseError("a kyoku is not a list of at least 5 entries")
     header = _ints(kyoku[0], "the kyoku header", 3)
     scores = (_ints(kyoku[1], "the scores", 3) + [0])[:4]
     dora = [check_code(c) for c in _ints(kyoku[2], "the dora indicators")]
     ura = [check_code(c) for c in _ints(kyoku[3], "the ura indicators")]
-    hands, takes, gives = _seat_lists(kyoku)
+    hands, take_start, give_start, chis = _seat_codes(kyoku, game)
     seated = sum(bool(h) for h in hands)
     if seated != n_players:
         raise ParseError(f"{seated} seats are dealt a hand in a {n_players}-player game")
     if not all(hands[:n_players]):
         raise ParseError(f"a {n_players}-player game leaves a seat below {n_players} empty")
-    _check_calls(takes, n_players)
+    chi = next(((seat, c) for seat, c in enumerate(chis) if c is not None), None) if n_players != 4 else None
+    if chi is not None:  # sanma has no chi
+        raise ParseError(f"seat {chi[0]} calls chi ({'c' + ''.join(map(str, chi[1].tiles))}) in a three-player game")
     if not dora:
         raise ParseError("no dora indicator")
-    round_number = header[0]
-    dealer = round_number % 4
+    dealer = header[0] % 4
     if not hands[dealer]:
         raise ParseError(f"the dealer's seat {dealer} has no hand")
-    result = kyoku[-1]
-    lists, ending = RoundLists(n_players, dealer, hands, takes, gives), ending_of(result)
-    compiled = replay_and_number(lists, ending, dora, ura, has_red_fives)
+    ending = ending_of(kyoku[-1])
+    game.add_round(hands, take_start, give_start, dealer, ending, dora, ura)
+    return Prepared(kyoku, header, scores, dora, ura, n_players, dealer, ending)
+
+
+def finish_kyoku(prepared: Prepared, compiled: tuple[Replay, RoundIds] | None, has_red_fives: bool) -> Kyoku:
+    """The kyoku replayed and numbered: the kernels' result, or (None) the Python search's, which raises the
+    ParseError when the lists cannot be played."""
     if compiled is not None:
         replay, ids = compiled
     else:  # the search that backtracks, and the errors
-        replay = Replayer(lists, ending).run()
-        ids = IdAssigner(has_red_fives).assign(hands, dora, ura, replay.events, replay.robbed_kan_dora)
-    return Kyoku(round_number // 4, round_number % 4, dealer, header[1], header[2], scores, result, replay, ids)
+        hands, takes, gives = _seat_lists(prepared.raw)
+        replay = Replayer(RoundLists(prepared.n_players, prepared.dealer, hands, takes, gives), prepared.ending).run()
+        ids = IdAssigner(has_red_fives).assign(hands, prepared.dora, prepared.ura, replay.events,
+                                               replay.robbed_kan_dora)  # fmt: skip
+    round_number, honba, sticks = prepared.header[:3]
+    return Kyoku(round_number // 4, round_number % 4, prepared.dealer, honba, sticks, prepared.scores,
+                 prepared.raw[-1], replay, ids)  # fmt: skip
