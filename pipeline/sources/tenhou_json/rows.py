@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.columns import Lists
 from pipeline.sources.tenhou_json.tiles import IdEvent
 from rules.hands import CODE
 
@@ -41,13 +42,9 @@ class EventRows:
                    [e.from_seat for e in events]]  # fmt: skip
         return cls(*(np.array(c, dtype=np.int64).reshape(n) for c in columns), meld, meld_n)
 
-    def meld_tiles(self) -> np.ndarray:
-        """The meld_tiles column: the row's ids as a list for a call (or kita), None for the others."""
-        out = np.full(len(self), None, dtype=object)
-        calls = np.flatnonzero(self.meld_n).tolist()
-        for row, tiles, size in zip(calls, self.meld[calls].tolist(), self.meld_n[calls].tolist(), strict=True):
-            out[row] = tiles[:size]
-        return out
+    def meld_tiles(self) -> Lists:
+        """The meld_tiles column: the row's ids for a call (or kita), null for the others."""
+        return Lists.from_padded(self.meld, self.meld_n)
 
     def riichi_seats(self) -> set[int]:
         """The seats that declared riichi."""
