@@ -100,6 +100,20 @@ def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> N
     assert done.returncode == 0 and done.stdout == "no pandas\n", done.stderr
 
 
+@pytest.mark.slow
+def test_a_later_process_loads_cached_kernels_without_loading_numbas_compiler(tmp_path: Path) -> None:
+    # numba.np.linalg is imported only when numba's target context is refreshed (all its implementations installed)
+    code = (
+        "import sys, numpy as np; from rules.shanten import shanten; from rules.waits import waits_mask; "
+        "c = np.zeros((1, 34), np.int8); c[0, :13] = 1; "
+        "print(int(shanten(c)[0]), int(waits_mask(c)[0]), 'numba.np.linalg' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
+    assert [r.stdout for r in runs] == ["0 4608 True\n", "0 4608 False\n"]  # compiled, then loaded: same values
+
+
 def test_the_parser_registry_names_every_format_package() -> None:
     assert tuple(PARSERS) == FORMATS
     sources = [importlib.import_module(f"pipeline.sources.{name}").SOURCE for name in FORMATS]
