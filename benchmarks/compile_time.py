@@ -3,7 +3,7 @@
 Run by hand from the repository root (never a test; about a minute, most of it the cold compile; ``--isolated``
 adds several minutes)::
 
-    python benchmarks/compile_time.py [--warm-runs 3] [--isolated] [--json PATH]
+    python benchmarks/compile_time.py [--warm-runs 3] [--isolated] [--startup-runs 5] [--startup-only] [--json PATH]
 
 Every measurement is a fresh child process (``python benchmarks/compile_time.py --child ...``) with its own
 temporary ``NUMBA_CACHE_DIR``, so its CPU time and peak memory are its own:
@@ -20,6 +20,16 @@ temporary ``NUMBA_CACHE_DIR``, so its CPU time and peak memory are its own:
   code it links in and optimises again stays in: numba re-optimises a caller's module with its callees), of which
   in LLVM, and including its callees. ``--isolated`` adds each kernel compiled alone in a fresh process with an
   empty cache, for the signatures the ingest compiled (callees included: what that kernel costs by itself).
+
+* **start-up** (``--startup-runs``, default 5; ``--startup-only`` measures nothing else): what a later process
+  costs before it does anything, the kernels in the cache: ``paipu --help``, ``paipu version``, ``paipu schema``,
+  ``paipu sql 'select 1'`` on a one-game warehouse, and ``paipu ingest`` of the Tenhou XML sample with deriving into
+  a new warehouse (``-j 1``), each run as its console script runs it (``python -m pipeline``), the commands
+  alternated, medians printed. For the ingest also the part before its first file is read: a child that runs the
+  command line in its own process and notes, at the first ``open`` of the input (an audit hook), its CPU so far
+  and the wall time since the parent started it. And the ingest of two copies of the sample with
+  ``--batch-size 1``, ``-j 1`` against ``-j 2``: what worker processes add (each is spawned, and pays the imports
+  and the kernel loads again).
 
 Process CPU is user + system of the child from its start (``resource.getrusage``, all threads); peak memory is the
 child's ``VmHWM`` (/proc/self/status). Other people's jobs on the machine inflate wall times, much less CPU times:
@@ -210,6 +220,30 @@ def child_ingest(input_folder: Path, warehouse: Path, out: Path) -> None:
     out.write_text(json.dumps(result))
 
 
+def child_first_read(input_file: Path, warehouse: Path, out: Path) -> None:
+    """Run ``paipu ingest INPUT_FILE -w WAREHOUSE -j 1`` in this process as the console script does; write the
+    process CPU and the wall clock (time.time) at the first open of INPUT_FILE, and at the end."""
+    import sys as system
+
+    seen: dict[str, float] = {}
+    target = str(input_file)
+
+    def on_open(event: str, args: tuple) -> None:
+        if event == "open" and not seen and str(args[0]) == target:
+            seen.update(cpu=process_cpu(), clock=time.time())
+
+    system.addaudithook(on_open)
+    from pipeline.cli import app
+
+    system.argv = ["paipu", "ingest", target, "-w", str(warehouse), "-j", "1"]
+    code: Any = 0
+    try:
+        app()
+    except SystemExit as exit_:
+        code = exit_.code
+    out.write_text(json.dumps({"exit_code": code, "first_read": seen, "cpu_s": process_cpu(), "clock": time.time()}))
+
+
 def child_isolated(name: str, types: list[str], out: Path) -> None:
     """Compile one kernel for the given pickled signatures in this process (empty cache); write its CPU time."""
     import importlib
@@ -359,13 +393,104 @@ def print_tables(cold: dict[str, Any], warm: list[dict[str, Any]], costs: list[K
                 print(f"  - {signature}")
 
 
+@dataclass
+class Timed:
+    """CPU (user + system, the process and every child it waited for) and wall seconds of runs of one command."""
+
+    name: str
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def row(self) -> str:
+        """A markdown row: medians and the range of CPU."""
+        return (
+            f"| {self.name} | {statistics.median(self.cpu):.3f} | {min(self.cpu):.3f}-{max(self.cpu):.3f} | "
+            f"{statistics.median(self.wall):.3f} |"
+        )
+
+
+def timed_run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Run ``command`` (exit 0 asserted); its CPU seconds (its process tree's, from RUSAGE_CHILDREN) and wall."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{command} exited with {done.returncode}:\n{done.stderr[-3000:]}")
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall
+
+
+def measure_startup(root: Path, cache: Path, runs: int) -> dict[str, Any]:
+    """The start-up of later processes (see the module docstring), the kernels in ``cache`` (filled here first by
+    an ingest of the samples, not counted); returns the Timed of every command and the first-read figures."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(REPO)}
+    paipu = [sys.executable, "-m", "pipeline"]
+    xml = sample_folder(root) / "tenhou_xml" / Path(SAMPLES["tenhou_xml"]).name
+    timed_run([*paipu, "ingest", str(root / "input"), "-w", str(root / "startup-fill"), "-j", "1"], env)
+    small = root / "startup-small"
+    timed_run([*paipu, "ingest", str(xml), "-w", str(small), "-j", "1"], env)
+    pair = root / "startup-pair"
+    for k in range(2):  # two files: two batches of one, so that -j 2 starts two workers
+        pair.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(xml, pair / f"copy{k}.xml")
+    commands = {
+        "paipu --help": lambda i: ["--help"],
+        "paipu version": lambda i: ["version"],
+        "paipu schema": lambda i: ["schema"],
+        "paipu sql 'select 1' (one-game warehouse)": lambda i: ["sql", "select 1", "-w", str(small)],
+        "paipu ingest (one XML file, deriving, -j 1)": lambda i: [
+            "ingest", str(xml), "-w", str(root / f"s{i}"), "-j", "1"],
+        "paipu ingest (two files, --batch-size 1, -j 1)": lambda i: [
+            "ingest", str(pair), "-w", str(root / f"p1-{i}"), "-j", "1", "--batch-size", "1"],
+        "paipu ingest (two files, --batch-size 1, -j 2)": lambda i: [
+            "ingest", str(pair), "-w", str(root / f"p2-{i}"), "-j", "2", "--batch-size", "1"],
+    }  # fmt: skip
+    results = {name: Timed(name) for name in commands}
+    first_read: list[dict[str, float]] = []
+    for i in range(runs):
+        for name, args in commands.items():
+            cpu, wall = timed_run([*paipu, *args(i)], env)
+            results[name].cpu.append(cpu)
+            results[name].wall.append(wall)
+        out = root / "first-read.json"
+        start = time.time()
+        args = ["--child", "first-read", "--input", str(xml), "--warehouse", str(root / f"f{i}"), "--out", str(out)]
+        timed_run([sys.executable, str(Path(__file__).resolve()), *args], env)
+        child = json.loads(out.read_text())
+        first_read.append({"cpu_s": child["first_read"]["cpu"], "wall_s": child["first_read"]["clock"] - start,
+                           "total_cpu_s": child["cpu_s"], "total_wall_s": child["clock"] - start})  # fmt: skip
+    return {"commands": results, "first_read": first_read}
+
+
+def print_startup(startup: dict[str, Any]) -> None:
+    """The start-up table, as markdown."""
+    print("| command (a fresh process, kernels cached) | CPU s (median) | CPU s range | wall s (median) |")
+    print("|---|---|---|---|")
+    for timed in startup["commands"].values():
+        print(timed.row())
+    first = startup["first_read"]
+    median = {key: statistics.median(f[key] for f in first) for key in first[0]}
+    print(
+        f"\nthe one-file ingest in-process, until its file is first opened: {median['cpu_s']:.3f} CPU s, "
+        f"{median['wall_s']:.3f} s wall (whole: {median['total_cpu_s']:.3f} CPU s, {median['total_wall_s']:.3f} s)"
+    )
+    one, two = (startup["commands"][f"paipu ingest (two files, --batch-size 1, -j {j})"] for j in (1, 2))
+    print(
+        f"-j 2 against -j 1 on the same two files: {statistics.median(two.cpu) - statistics.median(one.cpu):+.3f} "
+        "CPU s (the workers' own start-up: spawned processes import and load the kernels again)\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the arguments; as the parent, run the children and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warm-runs", type=int, default=3, help="warm processes (medians printed)")
     parser.add_argument("--isolated", action="store_true", help="also compile each kernel alone (a process each)")
+    parser.add_argument("--startup-runs", type=int, default=5, help="runs of each start-up command (0: none)")
+    parser.add_argument("--startup-only", action="store_true", help="measure the start-up only (a warm cache)")
     parser.add_argument("--json", type=Path, help="write every measurement here")
-    parser.add_argument("--child", choices=("ingest", "isolated"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("ingest", "isolated", "first-read"), help=argparse.SUPPRESS)
     parser.add_argument("--input", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--warehouse", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--kernel", help=argparse.SUPPRESS)
@@ -377,6 +502,16 @@ def main(argv: list[str] | None = None) -> None:
         return
     if options.child == "isolated":
         child_isolated(options.kernel, options.types, options.out)
+        return
+    if options.child == "first-read":
+        child_first_read(options.input, options.warehouse, options.out)
+        return
+    if options.startup_only:
+        with tempfile.TemporaryDirectory(prefix="paipu-startup-") as temporary:
+            startup = measure_startup(Path(temporary), Path(temporary) / "numba", options.startup_runs)
+        print_startup(startup)
+        if options.json:
+            options.json.write_text(json.dumps(_startup_json(startup)))
         return
 
     with tempfile.TemporaryDirectory(prefix="paipu-compile-") as temporary:
@@ -402,9 +537,18 @@ def main(argv: list[str] | None = None) -> None:
                 shutil.rmtree(alone, ignore_errors=True)
                 args = ["--child", "isolated", "--kernel", k.name, "--types", *k.types]
                 k.isolated = run_child(args, alone, root / "alone.json")["cpu_s"]
+        startup = measure_startup(root, cache, options.startup_runs) if options.startup_runs else None
         print_tables(cold, warm, costs)
+        if startup:
+            print_startup(startup)
         if options.json:
-            options.json.write_text(json.dumps({"cold": cold, "warm": warm, "kernels": [vars(k) for k in costs]}))
+            measured = {"cold": cold, "warm": warm, "kernels": [vars(k) for k in costs]}
+            options.json.write_text(json.dumps({**measured, "startup": _startup_json(startup) if startup else None}))
+
+
+def _startup_json(startup: dict[str, Any]) -> dict[str, Any]:
+    """The start-up measurements as JSON values."""
+    return {"commands": [vars(t) for t in startup["commands"].values()], "first_read": startup["first_read"]}
 
 
 if __name__ == "__main__":

@@ -96,15 +96,46 @@ def _dispatcher_class() -> type:
     optimises each copy again); here such a call is resolved with the literals made plain (int64, bool...), so each
     kernel compiles once per argument types, the version a call from Python uses too. The values computed are the
     same: a literal only lets LLVM fold the constant in.
+
+    Its cache loads a kernel's machine code without loading numba's compiler first (see _loading_cache_class).
     """
     from numba.core import registry, types
+
+    cache_class = _loading_cache_class()
 
     class Dispatcher(registry.CPUDispatcher):
         def get_call_template(self, args: tuple, kws: dict) -> tuple:
             plain = tuple(types.unliteral(a) for a in args)
             return super().get_call_template(plain, {k: types.unliteral(v) for k, v in kws.items()})
 
+        def enable_caching(self) -> None:
+            self._cache = cache_class(self.py_func)
+
     return Dispatcher
+
+
+def _loading_cache_class() -> type:
+    """numba's on-disk cache of a kernel, except that loading a kernel from it does not refresh numba's target
+    context first.
+
+    numba refreshes the context before every load: the first refresh of a process installs every implementation
+    numba's compiler has (its numpy, math and random functions, importing their modules: ~0.2 CPU s of a warm
+    ingest's ~0.3 s of kernel loading). Machine code loaded from the cache needs none of them, only the symbols it
+    links to: numba's runtime (initialised here), the C helpers and math functions (put in LLVM's table when the
+    context is created) and the hash secret (when numba.cpython.hashing is imported: here). A compile (a signature
+    not in the cache, a kernel edited) refreshes the context itself before it starts.
+    """
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+    from numba.cpython import hashing  # noqa: F401 - puts the hash secret's symbols in LLVM's table
+
+    class LoadingCache(caching.FunctionCache):
+        def load_overload(self, sig: Any, target_context: Any) -> Any:
+            rtsys.initialize(target_context)  # numba's runtime (memory management), which loaded code calls
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+
+    return LoadingCache
 
 
 def compile_all() -> None:

@@ -10,6 +10,13 @@ interrupted (Ctrl-C): what was published stays, the next run finishes the job.
 
 The frame (app, options, wrappers) is pipeline.cli.frame; the commands register on it from writers (ingest,
 derive, compact), queries (audit, sql, schema, check, version) and stats (stats, report); render prints.
+
+Start-up: importing the command line loads typer, rich and the options, nothing a command may not need; each
+command imports what it uses in its body (duckdb, pyarrow, the parsers through pipeline.ingest.reading.PARSERS,
+numba with the first kernel called: rules.compiled), so ``paipu --help`` or ``version`` loads no library of
+paipu's, and ``sql`` no parser. The ``paipu`` process runs without pandas (frame.without_pandas): no command uses
+it, and pyarrow would load it (~0.4 CPU s) to ask whether its inputs are pandas objects. tests/test_startup.py
+pins what each kind of command loads; benchmarks/compile_time.py measures the start-up.
 """
 
 from pipeline.cli import queries, stats, writers

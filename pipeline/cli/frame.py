@@ -12,18 +12,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import duckdb
 import typer
 from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
 from pipeline.errors import PaipuError
-from pipeline.statistics import underived_parts
+from pipeline.store import DEFAULT_WAREHOUSE
 from pipeline.store.published import reading
-from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
+
+if TYPE_CHECKING:
+    from pipeline.store.warehouse import Warehouse
 
 EXIT_VIOLATIONS, EXIT_USAGE, EXIT_QUARANTINED, EXIT_WAREHOUSE, EXIT_INTERNAL = 1, 2, 3, 4, 70
 EXIT_NOT_DERIVED = 5
@@ -75,7 +76,35 @@ class PaipuGroup(TyperGroup):
             interrupted()
 
 
-app = typer.Typer(
+class PaipuApp(typer.Typer):
+    """The typer app that runs as the ``paipu`` process (its console script, ``python -m pipeline``): that process
+    first declares pandas absent (without_pandas). Tests run its commands in their own process through typer's
+    CliRunner, which does not call the app, so they keep pandas."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line as the ``paipu`` process (arguments: typer's; by default sys.argv)."""
+        without_pandas()
+        return super().__call__(*args, **kwargs)
+
+
+class _NoPandas:
+    """A meta path finder that answers ``import pandas`` (and its submodules) as when pandas is not installed."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        """Raise ModuleNotFoundError for pandas and its submodules; None (ask the next finder) for any other."""
+        if name.partition(".")[0] == "pandas":
+            raise ModuleNotFoundError(f"No module named {name!r} (the paipu command line does not load pandas)")
+
+
+def without_pandas() -> None:
+    """Make pandas unimportable in this process, unless it is already imported: pyarrow imports it (~0.4 CPU s)
+    at its first conversion of any values, only to ask whether they are pandas objects, and no command uses pandas
+    (pipeline.api does, in a notebook's process)."""
+    if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
+        sys.meta_path.insert(0, _NoPandas())
+
+
+app = PaipuApp(
     help="paipu: Riichi Mahjong game logs into a Parquet warehouse, queried with DuckDB.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -180,11 +209,17 @@ def _run(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any], ctrl_
     except Exception as exc:
         if ctrl_c.seen:  # raised by the interruption on its way out (a broken worker pool...)
             interrupted()
-        if isinstance(exc, PaipuError | duckdb.Error):
+        if isinstance(exc, PaipuError) or _is_database_error(exc):
             error(exc)
             raise typer.Exit(EXIT_WAREHOUSE) from None
         error(f"{type(exc).__name__}: {exc} (please report this)", "internal error")  # a bug in paipu: one line
         raise typer.Exit(EXIT_INTERNAL) from None
+
+
+def _is_database_error(exc: Exception) -> bool:
+    """Whether ``exc`` is DuckDB's error (a command that never imported duckdb cannot have raised one)."""
+    duckdb = sys.modules.get("duckdb")
+    return duckdb is not None and isinstance(exc, duckdb.Error)
 
 
 def reads_warehouse(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -201,6 +236,8 @@ def reads_warehouse(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def report_derived(warehouse: Warehouse) -> bool:
     """Whether every games part of the warehouse has its derived tables; when not, say so on stderr (one line)."""
+    from pipeline.statistics import underived_parts
+
     missing = len(underived_parts(warehouse))
     if missing:
         total = len(warehouse.table_files("games"))

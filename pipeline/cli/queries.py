@@ -1,4 +1,6 @@
-"""The commands that read the warehouse and answer: ``audit``, ``sql``, ``schema``, ``check`` and ``version``."""
+"""The commands that read the warehouse and answer: ``audit``, ``sql``, ``schema``, ``check`` and ``version``.
+
+Each imports what it uses when it runs (pipeline.cli: start-up)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from typing import Annotated
 import typer
 
 from pipeline import __version__
-from pipeline.audit import run_audit
 from pipeline.cli.frame import (
     EXIT_NOT_DERIVED,
     EXIT_VIOLATIONS,
@@ -24,11 +25,7 @@ from pipeline.cli.frame import (
     report_derived,
     usage,
 )  # fmt: skip
-from pipeline.cli.render import audit_markdown, render_audit, render_checks, render_result
-from pipeline.db import connect
-from pipeline.schema import ALL_TABLES, schema_text
-from pipeline.statistics import run_checks
-from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
+from pipeline.store import DEFAULT_WAREHOUSE
 
 
 @app.command("audit")
@@ -41,6 +38,11 @@ def audit_command(
 ) -> None:
     """Compare every derived value with the server's label; exit 1 on any disagreement, 5 when the warehouse
     holds games not derived (no check is then run: each says so)."""
+    from pipeline.audit import run_audit
+    from pipeline.cli.render import audit_markdown, render_audit
+    from pipeline.db import connect
+    from pipeline.store.warehouse import Warehouse
+
     con = connect(Warehouse(warehouse))
     derived = report_derived(Warehouse(warehouse))
     results = run_audit(con, derived=derived)
@@ -69,6 +71,10 @@ def sql_command(
     ] = None,
 ) -> None:
     """Run a query over the warehouse views (games, players, rounds, events, wins, draws, manifest)."""
+    from pipeline.cli.render import render_result
+    from pipeline.db import connect
+    from pipeline.store.warehouse import Warehouse
+
     if fmt not in ("table", "csv", "json"):
         usage(f"--format must be table, csv or json, not {fmt!r}")
     sql = _query_text(query)
@@ -107,6 +113,8 @@ def schema_command(
     table: Annotated[str | None, typer.Argument(help="A table or view; every one when left out.")] = None,
 ) -> None:
     """Print every table and view (or one) with its columns, their types and what they mean."""
+    from pipeline.schema import ALL_TABLES, schema_text
+
     if table is not None and table not in ALL_TABLES:
         usage(f"no table or view {table!r}; they are {', '.join(ALL_TABLES)}")
     sys.stdout.write(schema_text([table] if table else list(ALL_TABLES)))
@@ -120,6 +128,11 @@ def check_command(
     as_json: JsonOption = False,
 ) -> None:
     """Run the invariant checks; exit 1 when any server-written log violates one."""
+    from pipeline.cli.render import render_checks
+    from pipeline.db import connect
+    from pipeline.statistics import run_checks
+    from pipeline.store.warehouse import Warehouse
+
     results = run_checks(connect(Warehouse(warehouse)))
     if as_json:
         payload = {name: [v.__dict__ for v in violations] for name, violations in results.items()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,8 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline.audit import LOG_CLASSES, CheckResult
-from pipeline.ingest import IngestReport
 from pipeline.statistics import NOT_PROPORTIONS, TOPICS, Stat, Violation, topic_of
+
+if TYPE_CHECKING:
+    from pipeline.ingest import IngestReport
 
 MAX_PROBLEMS_SHOWN = 20
 """Files listed after an ingest; the manifest view holds them all."""

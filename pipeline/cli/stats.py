@@ -1,13 +1,13 @@
 """The statistics commands: ``stats`` (every mart's statistics as tables, CSV or JSON, grouped, filtered, players
-side by side, charts) and ``report`` (the self-contained HTML page)."""
+side by side, charts) and ``report`` (the self-contained HTML page). Each imports what it uses when it runs
+(pipeline.cli: start-up)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import duckdb
 import typer
 
 from pipeline.cli.frame import (
@@ -25,16 +25,16 @@ from pipeline.cli.frame import (
     report_derived,
     usage,
 )  # fmt: skip
-from pipeline.cli.render import (
-    render_stats,
-    render_stats_csv,
-    render_stats_json,
-    render_stats_wide,
-    render_stats_wide_csv,
-)  # fmt: skip
-from pipeline.db import connect
-from pipeline.statistics import GROUPINGS, NOT_DERIVED, Stat, all_stats, has_player, parse_by
-from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
+from pipeline.store import DEFAULT_WAREHOUSE
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from pipeline.statistics import Stat
+
+GROUPINGS = ("all", "room", "year", "source", "length", "mode", "player")
+"""The keys of ``--by``: pipeline.statistics.GROUPINGS (a test pins them equal), written here so that the
+option's help does not import the statistics (duckdb, pyarrow)."""
 
 EXIT_NO_PLAYER = 1
 """``paipu stats --player NAME``: no stored game has a seat of that name."""
@@ -98,6 +98,10 @@ def stats_command(
 ) -> None:
     """Print the statistics of every mart (round outcomes, seats, placements, tenpai, furiten, kyuushu, scoring),
     each with its numerator, denominator, 95% interval (a mean: its standard error) and definition."""
+    from pipeline.db import connect
+    from pipeline.statistics import all_stats, has_player, parse_by
+    from pipeline.store.warehouse import Warehouse
+
     try:
         keys = parse_by(by)
     except ValueError as exc:
@@ -140,6 +144,14 @@ def _check_stats_options(by: str, keys: tuple[str, ...], players: list[str], wid
 
 def _render_stats(stats: list[Stat], as_json: bool, as_csv: bool, wide: bool) -> None:
     """Print the statistics as JSON, CSV (wide: a column per group) or tables (wide: a column per group)."""
+    from pipeline.cli.render import (
+        render_stats,
+        render_stats_csv,
+        render_stats_json,
+        render_stats_wide,
+        render_stats_wide_csv,
+    )  # fmt: skip
+
     if as_json:
         render_stats_json(stats)
     elif as_csv:
@@ -170,6 +182,7 @@ def _write_charts(
     """Write ``stats --plot``'s charts; say on stderr what was written and which charts were left out (the rules
     layer's, of a warehouse not derived: never drawn as zeros)."""
     from pipeline.plots import DPI, left_out_charts, plot_format, plot_groupings, write_plots  # noqa: PLC0415
+    from pipeline.statistics import NOT_DERIVED
 
     groupings = dict.fromkeys(g for key in keys or ("all",) for g in plot_groupings(key))
     paths = write_plots(con, plot, tuple(groupings), dpi=dpi or DPI, derived=derived)
@@ -212,7 +225,10 @@ def report_command(
     """Write one self-contained HTML page: a table of contents, the provenance (paipu version, input files by
     status, dates, games by source), the invariant checks and the audit, every chart, every statistic with its
     definition and 95% interval (all games, then by each --by), and a page per --player."""
+    from pipeline.db import connect
     from pipeline.report import report_groupings, write_report  # noqa: PLC0415 - matplotlib loads in ~1 s
+    from pipeline.statistics import has_player
+    from pipeline.store.warehouse import Warehouse
 
     groupings = _report_groupings(report_groupings, by)
     store = Warehouse(warehouse)

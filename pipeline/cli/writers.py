@@ -1,12 +1,13 @@
 """The commands that write the warehouse: ``ingest``, ``derive`` and ``compact``, each under the writer's lock
-(pipeline.store.lock), with a progress bar on stderr."""
+(pipeline.store.lock), with a progress bar on stderr. Each imports what it uses when it runs (pipeline.cli:
+start-up)."""
 
 from __future__ import annotations
 
 import time
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -25,15 +26,20 @@ from pipeline.cli.frame import (
     path_argument,
     usage,
 )  # fmt: skip
-from pipeline.cli.render import render_ingest
-from pipeline.compact import DEFAULT_MAX_GAMES, compact
-from pipeline.derive.run import derive, stale_parts
 from pipeline.errors import WarehouseError
 from pipeline.executors import default_workers, scheduler_problem
-from pipeline.ingest import PARSERS, IngestReport, discover_paths, ingest
 from pipeline.limits import DEFAULT_LIMITS, Limits, MiB
+from pipeline.sources import FORMATS
+from pipeline.store import DEFAULT_WAREHOUSE
 from pipeline.store.lock import Holder, warehouse_lock
-from pipeline.store.warehouse import DEFAULT_WAREHOUSE, Warehouse
+
+if TYPE_CHECKING:
+    from pipeline.ingest import IngestReport
+    from pipeline.store.warehouse import Warehouse
+
+DEFAULT_MAX_GAMES = 5_000
+"""``compact --max-games``'s default: pipeline.compact.DEFAULT_MAX_GAMES (a test pins them equal), written here so
+that the option's help does not import the compaction (pyarrow, the rules layer)."""
 
 
 def _waiting(holder: Holder | None) -> None:
@@ -66,7 +72,7 @@ def ingest_command(
     batch_size: Annotated[int, typer.Option(help="Files per batch (bounds memory, per worker).", min=1)] = 1000,
     run_derive: Annotated[bool, typer.Option("--derive/--no-derive", help="Derive the new games.")] = True,
     file_format: Annotated[
-        str | None, typer.Option("--format", help=f"Read every file as this format: {', '.join(PARSERS)}.")
+        str | None, typer.Option("--format", help=f"Read every file as this format: {', '.join(FORMATS)}.")
     ] = None,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
@@ -89,8 +95,12 @@ def ingest_command(
     wait: WaitOption = False,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
-    if file_format is not None and file_format not in PARSERS:
-        usage(f"--format must be one of {', '.join(PARSERS)}, not {file_format!r}")
+    from pipeline.derive.run import stale_parts
+    from pipeline.ingest.discovery import discover_paths
+    from pipeline.store.warehouse import Warehouse
+
+    if file_format is not None and file_format not in FORMATS:
+        usage(f"--format must be one of {', '.join(FORMATS)}, not {file_format!r}")
     _check_scheduler(scheduler)
     files = discover_paths(paths, follow_links)  # listed once; containers are opened as their batch comes
     n_workers = workers or default_workers()
@@ -111,6 +121,9 @@ def ingest_command(
 def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[str], **options: Any) -> IngestReport:
     """Ingest ``files`` (found in ``paths``) into ``warehouse`` with a progress bar (files, games, games/s) and
     print the summary; ``options`` are pipeline.ingest.ingest's. Returns the IngestReport."""
+    from pipeline.cli.render import render_ingest
+    from pipeline.ingest.run import ingest
+
     n_files = len(files)
     done = games = 0
     start = time.perf_counter()
@@ -140,6 +153,9 @@ def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[s
 def _derive_with_progress(
     warehouse: Warehouse, parts: list[Path] | None, workers: int, scheduler: str | None = None
 ) -> None:
+    """Derive ``parts`` of ``warehouse`` (None: every part) with a progress bar, and print what was derived."""
+    from pipeline.derive.run import derive
+
     start = time.perf_counter()
     games = 0
     columns = (TextColumn("[bold]derive"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())
@@ -168,6 +184,8 @@ def derive_command(
     wait: WaitOption = False,
 ) -> None:
     """Run the rules layer again over the whole warehouse (hand states, waits, draw outcomes)."""
+    from pipeline.store.warehouse import Warehouse
+
     _check_scheduler(scheduler)
     _require_warehouse(warehouse)
     with _writer(warehouse, wait):
@@ -176,6 +194,8 @@ def derive_command(
 
 def _require_warehouse(warehouse: Path) -> None:
     """Raise WarehouseError (exit 4) when nothing was ever ingested at ``warehouse``."""
+    from pipeline.store.warehouse import Warehouse
+
     if not Warehouse(warehouse).exists():
         raise WarehouseError(f"no warehouse at {warehouse} (run `paipu ingest` first)")
 
@@ -197,6 +217,9 @@ def compact_command(
 ) -> None:
     """Merge each partition's small part files into fewer, larger ones (same rows, faster queries); run it
     after a large ingest (it waits for, or refuses to run beside, another ingest, derive or compact)."""
+    from pipeline.compact import compact
+    from pipeline.store.warehouse import Warehouse
+
     _require_warehouse(warehouse)
     start = time.perf_counter()
     columns = (TextColumn("[bold]compact"), BarColumn(), MofNCompleteColumn(), TextColumn("parts"), TimeElapsedColumn())

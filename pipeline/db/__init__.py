@@ -1,6 +1,18 @@
-"""DuckDB over the warehouse: views from the staging SQL files, marts and checks from theirs."""
+"""DuckDB over the warehouse: views from the staging SQL files, marts and checks from theirs.
 
-from pipeline.db.connection import connect, query
-from pipeline.db.sqlfiles import load_sql, sql_names
+``connect`` and ``query`` (and duckdb with them) are imported when first read (pipeline.lazy_exports): reading
+the SQL files does not need them."""
+
+from pipeline import lazy_exports
 
 __all__ = ["connect", "load_sql", "query", "sql_names"]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "connect": "pipeline.db.connection",
+        "query": "pipeline.db.connection",
+        "load_sql": "pipeline.db.sqlfiles",
+        "sql_names": "pipeline.db.sqlfiles",
+    },
+)

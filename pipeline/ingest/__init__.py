@@ -11,15 +11,30 @@ The stages, each in its own module:
 - status: the state machine every stage reports to; one function (``status.decide``) decides a file's status
   and reason code from what a stage found;
 - run: ``ingest()``, the whole run under the warehouse's writer lock.
+
+The names below are imported from their stage when first read (pipeline.lazy_exports).
 """
 
-from pipeline.ingest.discovery import discover_files, discover_paths
-from pipeline.ingest.reading import PARSERS, FileResult, content_hash, detect_format, read_file
-from pipeline.ingest.report import IngestReport
-from pipeline.ingest.run import ingest
-from pipeline.ingest.status import REASONS, STATUSES
+from pipeline import lazy_exports
 
 __all__ = [
     "PARSERS", "REASONS", "STATUSES", "FileResult", "IngestReport", "content_hash", "detect_format",
     "discover_files", "discover_paths", "ingest", "read_file",
 ]  # fmt: skip
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "discover_files": "pipeline.ingest.discovery",
+        "discover_paths": "pipeline.ingest.discovery",
+        "PARSERS": "pipeline.ingest.reading",
+        "FileResult": "pipeline.ingest.reading",
+        "content_hash": "pipeline.ingest.reading",
+        "detect_format": "pipeline.ingest.reading",
+        "read_file": "pipeline.ingest.reading",
+        "IngestReport": "pipeline.ingest.report",
+        "ingest": "pipeline.ingest.run",
+        "REASONS": "pipeline.ingest.status",
+        "STATUSES": "pipeline.ingest.status",
+    },
+)

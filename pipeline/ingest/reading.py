@@ -5,6 +5,7 @@ names the file and says why (quarantined, not a log, skipped, pending), within t
 from __future__ import annotations
 
 import hashlib
+import importlib
 import lzma
 import os
 import zlib
@@ -20,16 +21,24 @@ from pipeline.ingest import containers
 from pipeline.ingest.containers import Entry
 from pipeline.ingest.status import OK, Verdict, decide
 from pipeline.limits import DEFAULT_LIMITS, Limits, TooLargeError, uncompressed
-from pipeline.sources import majsoul, mjai, tenhou_json, tenhou_xml
+from pipeline.sources import FORMATS, majsoul, mjai, tenhou_json, tenhou_xml
 from pipeline.sources.base import ParsedGame
 
+
+def _parser(package: str) -> Callable[[bytes, str], list[ParsedGame]]:
+    """The parse function of a format's package (``parse(data, source_file) -> list[ParsedGame]``), the package's
+    parser imported at the first call: a run reads (and compiles) only the formats it meets."""
+
+    def parse(data: bytes, source_file: str) -> list[ParsedGame]:
+        return importlib.import_module(package).parse(data, source_file)
+
+    return parse
+
+
 PARSERS: dict[str, Callable[[bytes, str], list[ParsedGame]]] = {
-    tenhou_xml.SOURCE: tenhou_xml.parse,
-    tenhou_json.SOURCE: tenhou_json.parse,
-    mjai.SOURCE: mjai.parse,
-    majsoul.SOURCE: majsoul.parse,
+    name: _parser(f"pipeline.sources.{name}") for name in FORMATS
 }
-"""Format name -> parse function; every format exposes the same signature."""
+"""Format name (pipeline.sources.FORMATS) -> parse function; every format exposes the same signature."""
 
 
 def parse_reason(exc: ParseError) -> str:

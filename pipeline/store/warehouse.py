@@ -24,12 +24,10 @@ import pyarrow.parquet as pq
 from pipeline.errors import WarehouseError
 from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema, to_arrow
 from pipeline.sources.base import ParsedGame, completeness_key
+from pipeline.store import DEFAULT_WAREHOUSE  # noqa: F401 - its home is the light package (the CLI's options)
 from pipeline.store.game_tables import GameTables
 from pipeline.store.parquet import read_part, write_parquet_atomic
 from pipeline.store.transaction import Transaction
-
-DEFAULT_WAREHOUSE = Path("data/warehouse")
-"""Default warehouse folder, relative to the working directory."""
 
 
 def _column_range(metadata: pq.FileMetaData, column: str) -> tuple[str, str] | None:

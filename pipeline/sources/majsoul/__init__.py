@@ -50,7 +50,17 @@ RecordChiPengGang: one flag per seat) and ``tingpais`` (the discarder's waits; R
 waits at the deal) per (game_id, round_idx, event_idx, seat), for the audit against the rules layer.
 """
 
-from pipeline.sources.majsoul.document import looks_like
-from pipeline.sources.majsoul.parser import SOURCE, parse, server_flags
+from pipeline import lazy_exports
 
 __all__ = ["SOURCE", "looks_like", "parse", "server_flags"]
+
+# the parser (and its compiled core) is imported when first used: detecting a format reads the head only
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "SOURCE": "pipeline.sources.majsoul.parser",
+        "looks_like": "pipeline.sources.majsoul.document",
+        "parse": "pipeline.sources.majsoul.parser",
+        "server_flags": "pipeline.sources.majsoul.parser",
+    },
+)

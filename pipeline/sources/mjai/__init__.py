@@ -84,7 +84,16 @@ UnknownCodeError for an unknown tile name, reason, yaku or kyoku_first) naming t
 and event type for anything else.
 """
 
-from pipeline.sources.mjai.parser import SOURCE, parse
-from pipeline.sources.mjai.stream import looks_like
+from pipeline import lazy_exports
 
 __all__ = ["SOURCE", "looks_like", "parse"]
+
+# the parser (and its compiled core) is imported when first used: detecting a format reads the head only
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "SOURCE": "pipeline.sources.mjai.parser",
+        "looks_like": "pipeline.sources.mjai.stream",
+        "parse": "pipeline.sources.mjai.parser",
+    },
+)

@@ -63,7 +63,16 @@ draws
     hands are the replayed closed hands. ``source_index``: synthetic.
 """
 
-from pipeline.sources.tenhou_json.document import looks_like
-from pipeline.sources.tenhou_json.parser import SOURCE, parse
+from pipeline import lazy_exports
 
 __all__ = ["SOURCE", "looks_like", "parse"]
+
+# the parser (and its compiled core) is imported when first used: detecting a format reads the head only
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "SOURCE": "pipeline.sources.tenhou_json.parser",
+        "looks_like": "pipeline.sources.tenhou_json.document",
+        "parse": "pipeline.sources.tenhou_json.parser",
+    },
+)
