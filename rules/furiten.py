@@ -55,9 +55,14 @@ def state_before(
 
 def state_index(states: HandStates, n_events: int, usable: np.ndarray | None = None) -> RoundIndex:
     """The RoundIndex of the hand states (among ``usable``, default all) by round, seat and event row (the
-    deal at -1); its items are the states' numbers."""
+    deal at -1); its items are the states' numbers. The index of all the states is kept on ``states``."""
+    if usable is None and n_events in states.indexes:
+        return states.indexes[n_events]
     mine = np.arange(len(states.round_id)) if usable is None else np.flatnonzero(usable)
-    return RoundIndex.build(states.round_id[mine], states.seat[mine], states.event_row[mine], n_events, mine)
+    index = RoundIndex.build(states.round_id[mine], states.seat[mine], states.event_row[mine], n_events, mine)
+    if usable is None:
+        states.indexes[n_events] = index
+    return index
 
 
 def _int64(values: np.ndarray) -> np.ndarray:
