@@ -152,9 +152,11 @@ def find_passes(
     rows = np.flatnonzero(released)  # only a released tile can be passed
     tile = events.tile[rows]
     bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
-    # (released tile, seat) pairs where the tile is a wait, in row then seat order; the rules below drop some
-    pairs = np.flatnonzero(np.bitwise_and(waits[rows], bit[:, None]) != 0)  # row x 4 + seat
-    hit_rows, seats = rows[pairs >> 2], pairs & 3
+    # (released tile, seat) pairs where the tile is a wait, in row then seat order; the rules below drop some.
+    # Most released tiles are nobody's wait: the rows where any seat waits on the tile first, then their seats
+    hit = np.flatnonzero((waits[:, 0] | waits[:, 1] | waits[:, 2] | waits[:, 3])[rows] & bit)
+    pair_row, seats = np.nonzero(waits[rows[hit]] & bit[hit][:, None])
+    hit_rows = rows[hit[pair_row]]
     # its own tile counts only when it let its winning tile go: a tsumogiri of a tile that completed the hand
     keep = events.seat[hit_rows] != seats
     by_self = np.flatnonzero(~keep)
