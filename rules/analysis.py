@@ -60,7 +60,7 @@ def analyse_states(states: HandStates, vis: Visibility) -> dict[str, np.ndarray]
     """Return per-state columns: shanten, waits_mask, n_waits, is_tenpai, live_waits_public,
     live_waits_actual, is_karaten, is_pure_karaten (-1 where a column does not apply)."""
     n = len(states.round_id)
-    between_turns = np.isin(states.after_action, [-1, CODE["discard"]])
+    between_turns = (states.after_action == -1) | (states.after_action == CODE["discard"])
     waiting = between_turns & (states.n_closed == 13 - 3 * states.n_calls.astype(np.int16))
     # one batch serves both shanten (every state) and waits (states between turns)
     masks = waits_mask(states.hands, rows=np.flatnonzero(waiting))

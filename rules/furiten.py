@@ -55,9 +55,14 @@ def state_before(
 
 def state_index(states: HandStates, n_events: int, usable: np.ndarray | None = None) -> RoundIndex:
     """The RoundIndex of the hand states (among ``usable``, default all) by round, seat and event row (the
-    deal at -1); its items are the states' numbers."""
+    deal at -1); its items are the states' numbers. The index of all the states is kept on ``states``."""
+    if usable is None and n_events in states.indexes:
+        return states.indexes[n_events]
     mine = np.arange(len(states.round_id)) if usable is None else np.flatnonzero(usable)
-    return RoundIndex.build(states.round_id[mine], states.seat[mine], states.event_row[mine], n_events, mine)
+    index = RoundIndex.build(states.round_id[mine], states.seat[mine], states.event_row[mine], n_events, mine)
+    if usable is None:
+        states.indexes[n_events] = index
+    return index
 
 
 def _int64(values: np.ndarray) -> np.ndarray:
@@ -147,9 +152,11 @@ def find_passes(
     rows = np.flatnonzero(released)  # only a released tile can be passed
     tile = events.tile[rows]
     bit = np.where(tile >= 0, KIND_BITS[np.maximum(tile, 0) // 4], 0)
-    # (released tile, seat) pairs where the tile is a wait, in row then seat order; the rules below drop some
-    pairs = np.flatnonzero(np.bitwise_and(waits[rows], bit[:, None]) != 0)  # row x 4 + seat
-    hit_rows, seats = rows[pairs >> 2], pairs & 3
+    # (released tile, seat) pairs where the tile is a wait, in row then seat order; the rules below drop some.
+    # Most released tiles are nobody's wait: the rows where any seat waits on the tile first, then their seats
+    hit = np.flatnonzero((waits[:, 0] | waits[:, 1] | waits[:, 2] | waits[:, 3])[rows] & bit)
+    pair_row, seats = np.nonzero(waits[rows[hit]] & bit[hit][:, None])
+    hit_rows = rows[hit[pair_row]]
     # its own tile counts only when it let its winning tile go: a tsumogiri of a tile that completed the hand
     keep = events.seat[hit_rows] != seats
     by_self = np.flatnonzero(~keep)

@@ -107,6 +107,12 @@ class HandStates:
         """The states' hands as one HandBatch (computed once: shanten, waits and later questions share it)."""
         return HandBatch.of(self.counts, self.n_calls, self.suit_index)
 
+    @cached_property
+    def indexes(self) -> dict:
+        """The RoundIndex of all the states by number of events, kept here by rules.furiten.state_index (built once
+        per chunk, asked by several derivations)."""
+        return {}
+
 
 def last_row_per_round(events: EventArrays, rows_mask: np.ndarray) -> np.ndarray:
     """(n_rounds,) the last event row of each round among ``rows_mask`` (-1 where the round has none)."""

@@ -30,9 +30,7 @@ def could_ron_last(
     bit = KIND_BITS[ev.tile[rows] // 4]
     own, temporary, riichi, _ = furiten_before(ev, passes, waits, history, rows, seats)
     can = ((waits[rows, seats] & bit) != 0) & (ev.seat[rows] != seats) & ~(own | temporary | riichi)
-    out = np.zeros(n_rounds, dtype=np.int64)
-    np.add.at(out, np.repeat(with_release, 4), can.astype(np.int64))
-    return out
+    return np.bincount(np.repeat(with_release, 4)[can], minlength=n_rounds).astype(np.int64)
 
 
 def abort_columns(rounds: RoundArrays, events: EventArrays, could_ron: np.ndarray) -> dict[str, dict]:

@@ -66,5 +66,6 @@ def _packed_flags(flags: list[np.ndarray]) -> np.ndarray:
     """Flags (1 true, 0 false, -1 null) as one uint8 per row, two bits each from bit 0: 0 null, 1 false, 2 true."""
     packed = np.zeros(len(flags[0]), dtype=np.uint8)
     for k, flag in enumerate(flags):
-        packed |= ((np.asarray(flag, dtype=np.int64) + 1).astype(np.uint8)) << np.uint8(2 * k)
+        # flag + 1 in uint8 (-1 wraps to 255, then to 0): the same bits as in int64, a byte a row
+        packed |= (np.asarray(flag).astype(np.uint8) + np.uint8(1)) << np.uint8(2 * k)
     return packed

@@ -1,16 +1,13 @@
 """Read the fact tables the rules layer needs into its plain arrays (rules.hands.EventArrays).
 
 Derivation runs one games part at a time: every fact table's part of the same name holds the
-same games, so the part files are read directly and queried with DuckDB as Arrow tables.
+same games, so the part files are read directly and joined as Arrow tables (pipeline.derive.part_rounds).
 Rounds are numbered 0.. in (game_id, round_idx) order: ``round_id``.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -21,33 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.derive.round_arrays import RoundArrays, games_of_rounds, round_arrays
+from pipeline.derive.part_rounds import round_positions, rounds_table, wins_table
+from pipeline.derive.round_arrays import RoundArrays, round_arrays
 from pipeline.schema import TABLES, arrow_schema
 from rules.hands import CODE, EventArrays
-
-_ROUNDS_SQL = """
-select r.game_id, r.round_idx, r.round_wind, r.kyoku, r.dealer, r.dora_indicator, r.honba, r.riichi_sticks,
-       r.scores_pre, r.scores_post, r.hands_start, r.end_kind, r.n_winners, r.is_last, g.n_players,
-       g.has_red_fives, g.has_kuitan, g.is_custom_rule, g.is_server_log, g.is_complete, g.is_hanchan, g.n_rounds,
-       g.started_at, g.log_quirks,
-       d.kind as draw_kind, d.is_shown, d.hands_shown, d.score_deltas as draw_deltas, w.winner_seats, w.ron_seats
-from rounds r
-join games g using (game_id)
-left join draws d using (game_id, round_idx)
-left join (
-    select game_id, round_idx, list(seat) as winner_seats, list(seat) filter (where not is_tsumo) as ron_seats
-    from wins group by all
-) w using (game_id, round_idx)
-order by r.game_id, r.round_idx
-"""
-
-_WINS_SQL = """
-select game_id, round_idx, win_idx, seat, from_seat, is_tsumo, points, tile, hand, melds, n_kita,
-       dora_indicators, ura_indicators,
-       (select g.has_kuitan from games g where g.game_id = wins.game_id) as has_kuitan
-from wins
-order by game_id, round_idx, win_idx
-"""
 
 
 @dataclass
@@ -140,28 +114,6 @@ def connect_part(tables: PartTables) -> duckdb.DuckDBPyConnection:
     return con
 
 
-_CONNECTIONS = threading.local()
-"""One DuckDB connection per thread and process (process id, connection), reused by every part it reads:
-opening one costs about as much as the queries of a 1,000-game part."""
-
-
-@contextmanager
-def registered_part(tables: PartTables) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Yield this thread's DuckDB connection with the part's tables as views of the same names; the views
-    are dropped on exit, so the connection keeps no part alive."""
-    cached = getattr(_CONNECTIONS, "value", None)
-    if cached is None or cached[0] != os.getpid():  # a forked child must not use its parent's connection
-        cached = _CONNECTIONS.value = (os.getpid(), duckdb.connect(config={"threads": 1}))
-    con = cached[1]
-    for name, table in tables.items():
-        con.register(name, table)
-    try:
-        yield con
-    finally:
-        for name in tables:
-            con.unregister(name)
-
-
 def _hands_start(rounds: pa.Table) -> np.ndarray:
     """(n_rounds, 4, 13) 136-ids of the starting hands, -1 where a seat has none."""
     out = np.full((rounds.num_rows, 4, 13), -1, dtype=np.int64)
@@ -172,27 +124,6 @@ def _hands_start(rounds: pa.Table) -> np.ndarray:
     slot = np.arange(len(tiles)) - np.repeat(np.cumsum(seat_lengths) - seat_lengths, seat_lengths)
     out.reshape(-1, 13)[seat_index, slot] = tiles
     return out
-
-
-def round_positions(rounds: pa.Table, rows: pa.Table) -> np.ndarray:
-    """Position in ``rounds`` (ordered by game_id, round_idx) of the round of each row of another table
-    (game_id, round_idx); -1 for a row whose round is not there."""
-    if not rounds.num_rows or not rows.num_rows:
-        return np.full(rows.num_rows, -1, dtype=np.int64)
-    game_ids, game_of_round = games_of_rounds(rounds)
-    # each row's game as a position among the rounds' games: hash the row ids once, look up the distinct ones
-    encoded = pc.dictionary_encode(rows["game_id"]).combine_chunks()
-    game_of_value = pc.index_in(encoded.dictionary, value_set=pa.array(game_ids, pa.string()))
-    game_of_row = game_of_value.fill_null(-1).to_numpy(zero_copy_only=False)[encoded.indices.to_numpy()]
-    # one sortable key per round: the game's position, then the round index
-    round_keys = game_of_round * 65536 + rounds["round_idx"].to_numpy().astype(np.int64)
-    row_keys = game_of_row * 65536 + rows["round_idx"].to_numpy().astype(np.int64)
-    # rows come round by round (events: a round's rows together): look up each run of equal keys once
-    starts = np.flatnonzero(np.r_[True, row_keys[1:] != row_keys[:-1]])
-    run_keys = row_keys[starts]
-    found = np.minimum(np.searchsorted(round_keys, run_keys), len(round_keys) - 1)
-    of_run = np.where((run_keys >= 0) & (round_keys[found] == run_keys), found, -1)
-    return np.repeat(of_run, np.diff(np.append(starts, len(row_keys)))).astype(np.int64)
 
 
 def _in_round_order(events: pa.Table, round_id: np.ndarray) -> tuple[pa.Table, np.ndarray]:
@@ -213,9 +144,7 @@ def read_inputs(tables: PartTables) -> RoundInputs:
     """Read the rounds, events and wins of every game of a part (see part_tables), in game order;
     split_inputs cuts them into chunks. Events are taken as stored (parts are written game by game, event
     by event) and sorted only when a part is not in that order."""
-    with registered_part(tables) as con:
-        rounds = con.sql(_ROUNDS_SQL).to_arrow_table()
-        wins = con.sql(_WINS_SQL).to_arrow_table()
+    rounds, wins = rounds_table(tables), wins_table(tables)
     events = tables["events"].select(EVENT_COLUMNS)
     events, round_id = _in_round_order(events, round_positions(rounds, events))
     melds = events["meld_tiles"].combine_chunks()

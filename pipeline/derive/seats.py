@@ -23,12 +23,9 @@ def seat_round_columns(
     """Columns of the seat_rounds table for the chunk's rounds: one row per (round, seat with a hand), in
     round then seat order (``inputs``: its wins; ``states`` and ``analysis``: the hands, for the shanten dealt)."""
     n_rounds = len(rounds)
-    riichi = np.zeros((n_rounds, 4), dtype=bool)
-    declared = ev.action == CODE["riichi"]
-    riichi[ev.round_id[declared], ev.seat[declared]] = True
-    open_calls = np.zeros((n_rounds, 4), dtype=np.int16)
-    called = is_action(ev.action, OPEN_CALLS)
-    np.add.at(open_calls, (ev.round_id[called], ev.seat[called]), 1)
+    cell = _cells(ev)
+    riichi = _per_cell(cell, ev.action == CODE["riichi"], n_rounds) > 0
+    open_calls = _per_cell(cell, is_action(ev.action, OPEN_CALLS), n_rounds).astype(np.int16)
     won, dealt_in, win_points = _win_flags(inputs, n_rounds)
     seated = ev.hands_start[:, :, 0] >= 0  # a sanma round's empty seat has no hand
     round_ids, seats = np.nonzero(seated)
@@ -45,30 +42,36 @@ def seat_round_columns(
         "win_points": np.where(won[round_ids, seats], win_points[round_ids, seats], -1),  # -1: null
         "is_deal_in": dealt_in[round_ids, seats],
         "score_change": score_change[round_ids, seats],
-        **{name: values[round_ids, seats] for name, values in _turn_facts(ev, n_rounds).items()},
+        **{name: values[round_ids, seats] for name, values in _turn_facts(ev, cell, n_rounds).items()},
         "starting_shanten": _dealt_shanten(states, analysis["shanten"], n_rounds)[round_ids, seats],
     }
 
 
-def _turn_facts(ev: EventArrays, n_rounds: int) -> dict[str, np.ndarray]:
+def _cells(ev: EventArrays) -> np.ndarray:
+    """Each event's (round, seat) cell, round x 4 + seat (a seat of -1, an event by no seat, reads as seat 3: the
+    (round, -1) index it had as a pair)."""
+    return ev.round_id * 4 + ev.seat % 4
+
+
+def _per_cell(cell: np.ndarray, mask: np.ndarray, n_rounds: int) -> np.ndarray:
+    """(n_rounds, 4) int64: the events of ``mask`` in each (round, seat) cell."""
+    return np.bincount(cell[mask], minlength=n_rounds * 4).reshape(n_rounds, 4)
+
+
+def _turn_facts(ev: EventArrays, cell: np.ndarray, n_rounds: int) -> dict[str, np.ndarray]:
     """(n_rounds, 4) each, by name: the seat's discards (a turn is one own discard); the discards before its riichi
     declaration, and the other seats' declarations before and after it (-1: null, no declaration); whether its
-    riichi stick was put down."""
+    riichi stick was put down (``cell``: each event's _cells)."""
     shape = (n_rounds, 4)
     discard = ev.action == CODE["discard"]
-    n_discards = np.zeros(shape, dtype=np.int16)
-    np.add.at(n_discards, (ev.round_id[discard], ev.seat[discard]), 1)
+    n_discards = _per_cell(cell, discard, n_rounds).astype(np.int16)
     declared = np.flatnonzero(ev.action == CODE["riichi"])
-    riichi_at = np.full(shape, np.iinfo(np.int64).max)  # the declaration's event_idx (at most one: once_per_round)
-    np.minimum.at(riichi_at, (ev.round_id[declared], ev.seat[declared]), ev.event_idx[declared])
+    riichi_at = np.full(n_rounds * 4, np.iinfo(np.int64).max)  # the declaration's event_idx (once_per_round)
+    np.minimum.at(riichi_at, cell[declared], ev.event_idx[declared])
+    # discards before the declaration: each discard compared with its cell's declaration, counted per cell
+    riichi_turn = _per_cell(cell, discard & (ev.event_idx < riichi_at[cell]), n_rounds)
+    riichi_at = riichi_at.reshape(shape)
     has_riichi = riichi_at < np.iinfo(np.int64).max
-    # discards before the declaration: the seat's discards sorted by (round, seat, event_idx), counted up to it
-    seat_key = (ev.round_id * 4 + ev.seat) * (1 << 32)
-    own_discards = np.sort(seat_key[discard] + ev.event_idx[discard])
-    cells = np.arange(n_rounds * 4, dtype=np.int64).reshape(shape) * (1 << 32)
-    riichi_turn = np.searchsorted(own_discards, cells + np.minimum(riichi_at, 1 << 31)) - np.searchsorted(
-        own_discards, cells
-    )
     before = np.zeros(shape, dtype=np.int8)
     after = np.zeros(shape, dtype=np.int8)
     for other in range(4):  # the other seats' declarations of the round, against each seat's own
@@ -76,9 +79,7 @@ def _turn_facts(ev: EventArrays, n_rounds: int) -> dict[str, np.ndarray]:
         counts = has_riichi[:, other : other + 1] & (np.arange(4) != other)
         before += counts & (theirs < riichi_at)
         after += counts & (theirs > riichi_at)
-    accepted = np.zeros(shape, dtype=bool)
-    taken = ev.action == CODE["riichi_accepted"]
-    accepted[ev.round_id[taken], ev.seat[taken]] = True
+    accepted = _per_cell(cell, ev.action == CODE["riichi_accepted"], n_rounds) > 0
     return {
         "n_discards": n_discards,
         "riichi_turn": np.where(has_riichi, riichi_turn, -1),

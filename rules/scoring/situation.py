@@ -28,19 +28,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.hands import CODE, INTERRUPTING_ACTIONS, EventArrays, row_before
+from rules.hands import CODE, INTERRUPTING_ACTIONS, EventArrays, is_action, row_before
 from rules.scoring.inputs import CHI, CLOSED_KAN, NO_MELD, OPEN_KAN, PON
 
 LIVE_DRAWS = {4: 70, 3: 55}
 """Draws from the wall in a round that reaches its end (replacement draws included), by players."""
 
-KANS_AND_KITA = [CODE[a] for a in ("daiminkan", "ankan", "kakan", "kita")]
+KANS_AND_KITA = ("daiminkan", "ankan", "kakan", "kita")
 """Actions followed by a replacement (rinshan) draw."""
 
-NOT_PLAY = [CODE[a] for a in ("dora", "disconnect", "reconnect")]
+NOT_PLAY = ("dora", "disconnect", "reconnect")
 """Events that are no move of the game (skipped when looking for the move before a draw)."""
 
-SET_CALLS = [CODE[a] for a in ("pon", "daiminkan", "ankan")]
+SET_CALLS = ("pon", "daiminkan", "ankan")
 """Calls that make a triplet or kan (an added kan only upgrades a pon)."""
 
 
@@ -69,10 +69,10 @@ def _rows(events: EventArrays) -> _Rows:
     draws, discards = np.flatnonzero(action == CODE["draw"]), np.flatnonzero(action == CODE["discard"])
     return _Rows(
         n=len(action),
-        calls=np.flatnonzero(np.isin(action, [CODE[a] for a in INTERRUPTING_ACTIONS])),
+        calls=np.flatnonzero(is_action(action, INTERRUPTING_ACTIONS)),
         draws=draws,
         discards=discards,
-        no_move=np.flatnonzero(np.isin(action, NOT_PLAY)),
+        no_move=np.flatnonzero(is_action(action, NOT_PLAY)),
         seat_draws=_seat_counts(events, draws),
         seat_discards=_seat_counts(events, discards),
     )
@@ -167,7 +167,7 @@ def situations(
     seat = np.asarray(seat, dtype=np.int64)
     is_tsumo = np.asarray(is_tsumo, dtype=bool)
     previous = _previous_move(rows, w)
-    after_own_kan = (previous >= r0) & np.isin(action[np.maximum(previous, 0)], KANS_AND_KITA)
+    after_own_kan = (previous >= r0) & is_action(action[np.maximum(previous, 0)], KANS_AND_KITA)
     is_rinshan = is_tsumo & after_own_kan & (events.seat[np.maximum(previous, 0)] == seat)
     n_draws = _before(rows.draws, w + 1, rows.n) - _before(rows.draws, r0, rows.n)  # the winning draw included
     last_draw = n_draws == np.where(np.asarray(n_players) == 3, LIVE_DRAWS[3], LIVE_DRAWS[4])
@@ -175,7 +175,7 @@ def situations(
     no_call_yet = _before(rows.calls, w, rows.n) == _before(rows.calls, r0, rows.n)
     return {
         **_riichi_flags(events, rows, win_round, seat, r0, w),
-        "is_chankan": ~is_tsumo & np.isin(action[w], [CODE["kakan"], CODE["ankan"]]),
+        "is_chankan": ~is_tsumo & is_action(action[w], ("kakan", "ankan")),
         "is_rinshan": is_rinshan,
         "is_haitei": is_tsumo & ~is_rinshan & last_draw,
         "is_houtei": ~is_tsumo & (action[w] == CODE["discard"]) & last_draw,
@@ -195,7 +195,7 @@ def pao_seats(events: EventArrays) -> tuple[np.ndarray, np.ndarray]:
     """(dragons, winds), each (n_rounds, 4): the seat liable for a daisangen / daisuushii of each seat,
     -1 when none: whose discard a pon or open kan took for the third dragon set / fourth wind set."""
     n_rounds = len(events.hands_start)
-    set_calls = np.flatnonzero(np.isin(events.action, SET_CALLS))
+    set_calls = np.flatnonzero(is_action(events.action, SET_CALLS))
     values = events.meld_values if len(events.meld_values) else np.zeros(1, dtype=np.int64)  # no call at all
     first_tile = values[np.minimum(events.meld_offsets[set_calls], len(values) - 1)]
     has_tiles = events.meld_offsets[set_calls + 1] > events.meld_offsets[set_calls]
