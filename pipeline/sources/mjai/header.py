@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from pipeline.errors import ParseError
+from pipeline.sources.mjai.canonical import fingerprint_text, first_kyoku_text
 from pipeline.sources.mjai.codes import is_hanchan
 from pipeline.sources.mjai.stream import GameEvents
 from pipeline.sources.mjai.tiles import UNKNOWN, is_red_name
@@ -63,6 +64,9 @@ def fingerprint(game: GameEvents) -> str:
     """Hash of the player names and the whole first kyoku as written (deal and play): two copies of one game
     share it, two games dealt the same wall (bot matches replay seeds) do not."""
     start = game.start_game or {}
+    kyoku = first_kyoku_text(game.events)  # written from the bytes, when the lines allow it
+    if kyoku is not None:
+        return hashlib.blake2b(fingerprint_text(start.get("names"), kyoku), digest_size=8).hexdigest()
     text = json.dumps(["mjai", start.get("names"), _first_kyoku(game)], sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
