@@ -203,12 +203,11 @@ class GamePlay:
         parsed = np.flatnonzero(rows[:, k.IN_TYPE] == PYTHON).tolist()
         if parsed:  # the lines the scan left to json (start_kyoku, hora...): encode's rows for them
             rows = rows.copy()
-            for pos in parsed:
-                event = events[pos][1]
-                kind = k.TYPES.get(event["type"], -1)
-                if kind < 0:
-                    rows[pos, k.IN_TYPE] = OTHER  # encode stops there
-                else:
+            decoded = [events[pos][1] for pos in parsed]
+            kinds = [k.TYPES.get(event["type"], -1) for event in decoded]
+            rows[[pos for pos, kind in zip(parsed, kinds, strict=True) if kind < 0], k.IN_TYPE] = OTHER  # encode stops
+            for pos, kind, event in zip(parsed, kinds, decoded, strict=True):
+                if kind >= 0:
                     rows[pos] = encode_event(kind, event)
         st0 = np.array([-1, -1, -1, 0, 0, n_players, int(has_red_fives)], dtype=np.int64)
         index = np.arange(first, first + n, dtype=np.int64)

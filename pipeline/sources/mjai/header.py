@@ -25,6 +25,8 @@ from pipeline.sources.tenhou_xml.parser import started_at
 _TENHOU_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-(\d{4,5})-([0-9a-f]{8})")
 _ID_KEYS = ("game_id", "log_id", "uuid")
 _NO_TILES = frozenset({"names", "type", "reason", "uri", "yakus", "yaku"})
+_RED_NAMES = frozenset({"5mr", "5pr", "5sr"})
+"""The names tiles.is_red_name accepts."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,10 @@ def _red_seen(value: Any) -> bool:
     if isinstance(value, str):
         return is_red_name(value)
     if isinstance(value, list):
-        return any(_red_seen(v) for v in value)
+        try:
+            return any(map(_RED_NAMES.__contains__, value))  # a flat list (a hand, consumed tiles): at C speed
+        except TypeError:  # a list or an object among its values
+            return any(_red_seen(v) for v in value)
     return False
 
 
