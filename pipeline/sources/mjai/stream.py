@@ -44,6 +44,7 @@ class Events:
         self.dicts, self.body, self.bounds, self.names, self.flags, self.rows = dicts, body, bounds, names, flags, rows
         self.lo, self.hi = lo, len(dicts) if hi is None else hi
         self.parsed = parsed
+        self._decoded: list[tuple[int, dict[str, Any]]] | None = None
 
     def __len__(self) -> int:
         return self.hi - self.lo
@@ -93,11 +94,14 @@ class Events:
     def decoded(self) -> list[tuple[int, dict[str, Any]]]:
         """(position, event) of every event json read at once: every event when the file was read in Python, else
         those of the lines that are not plain play events (the plain ones stand apart even once parsed)."""
-        dicts, lo = self.dicts, self.lo
-        if self.names is None:
-            return list(enumerate(dicts[lo : self.hi]))
-        a, b = np.searchsorted(self.parsed, (lo, self.hi)).tolist()
-        return [(i - lo, dicts[i]) for i in self.parsed[a:b].tolist()]  # type: ignore[misc]
+        if self._decoded is None:  # the same list every time (made once: the events json read do not change)
+            dicts, lo = self.dicts, self.lo
+            if self.names is None:
+                self._decoded = list(enumerate(dicts[lo : self.hi]))
+            else:
+                a, b = np.searchsorted(self.parsed, (lo, self.hi)).tolist()  # type: ignore[arg-type]
+                self._decoded = [(i - lo, dicts[i]) for i in self.parsed[a:b].tolist()]  # type: ignore[index,misc]
+        return self._decoded
 
     def _flag(self, bit: int) -> bool:
         return self.flags is not None and bool(np.any(self.flags[self.lo : self.hi] & bit))
