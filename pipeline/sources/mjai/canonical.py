@@ -35,60 +35,13 @@ for _field, _key in enumerate(("type", "actor", "pai", "target", "tsumogiri", "c
 
 
 @njit
-def _quote(buf: np.ndarray, i: int) -> int:
-    """The position of the first quote at or after ``i`` (a plain string's closing quote: no backslash in it)."""
-    while buf[i] != _QUOTE:
-        i += 1
-    return i
-
-
-@njit
-def _value_end(buf: np.ndarray, i: int, end: int) -> int:
-    """The position after the plain value (a string, a scalar or a flat list of them) that starts at ``i``."""
-    depth = 0
-    while i < end:
-        c = buf[i]
-        if c == _QUOTE:
-            i = _quote(buf, i + 1)
-        elif c == ord("["):
-            depth += 1
-        elif c == ord("]"):
-            depth -= 1
-        elif depth == 0 and (c == ord(",") or c == ord("}") or _SPACE[c]):
-            return i
-        i += 1
-        if depth == 0 and (c == _QUOTE or c == ord("]")):
-            return i
-    return i
-
-
-@njit
-def _copy_value(buf: np.ndarray, i: int, end: int, out: np.ndarray, o: int) -> int:
-    """Write the plain value buf[i:end] as json.dumps does (no blank outside strings, ``-0`` as ``0``); return the
-    position after it in ``out``."""
-    while i < end:
-        c = buf[i]
-        if c == _QUOTE:  # a plain string, copied to its closing quote
-            close = _quote(buf, i + 1)
-            for j in range(i, close + 1):
-                out[o] = buf[j]
-                o += 1
-            i = close + 1
-            continue
-        if not _SPACE[c] and not (c == ord("-") and i + 1 < end and buf[i + 1] == 48):  # "-0" is read as 0
-            out[o] = c
-            o += 1
-        i += 1
-    return o
-
-
-@njit
 def canonical(
     buf: np.ndarray, bounds: np.ndarray, names: np.ndarray, lo: int, hi: int
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """The lines lo..hi-1 of a scanned file (scan's ``bounds`` and ``names``) as json.dumps writes their events,
     each followed by a comma (a line json read: the comma alone). Returns (ok, text, ends): ok 0 when a plain line
-    holds a byte json.dumps would escape (nothing written), ``ends[i]``: where line lo + i's text ends."""
+    holds a byte json.dumps would escape (nothing written), ``ends[i]``: where line lo + i's text ends. One kernel,
+    its steps written inline (each kernel more costs a first run its own compile)."""
     size = hi - lo
     for i in range(lo, hi):
         size += bounds[i, 1] - bounds[i, 0]
@@ -107,11 +60,27 @@ def canonical(
                 start[key] = -1
             i = _spaces(buf, a + 1, b)
             while True:  # every key's value span (a line scan.py read as a plain play event: well formed)
-                close = _quote(buf, i + 1)
+                close = i + 1
+                while buf[close] != _QUOTE:  # no backslash in a plain string
+                    close += 1
                 key = _KEY_OF[close - i - 1]
                 i = _spaces(buf, _spaces(buf, close + 1, b) + 1, b)
-                start[key] = i
-                i = _value_end(buf, i, b)
+                start[key], depth = i, 0
+                while i < b:  # to the end of the value: a string, a scalar or a flat list of them
+                    c = buf[i]
+                    if c == _QUOTE:
+                        i += 1
+                        while buf[i] != _QUOTE:
+                            i += 1
+                    elif c == ord("["):
+                        depth += 1
+                    elif c == ord("]"):
+                        depth -= 1
+                    elif depth == 0 and (c == ord(",") or c == ord("}") or _SPACE[c]):
+                        break
+                    i += 1
+                    if depth == 0 and (c == _QUOTE or c == ord("]")):
+                        break
                 stop[key] = i
                 i = _spaces(buf, i, b)
                 if buf[i] != ord(","):
@@ -120,13 +89,21 @@ def canonical(
             out[o] = ord("{")
             o += 1
             for key in _SORTED:
-                if start[key] >= 0:
-                    if o > ends_before + 1:  # not the first key
-                        out[o] = ord(",")
+                if start[key] < 0:
+                    continue
+                if o > ends_before + 1:  # not the first key
+                    out[o] = ord(",")
+                    o += 1
+                for j in range(_NAME_LEN[key]):
+                    out[o] = _NAMES[key, j]
+                    o += 1
+                quoted = False
+                for j in range(start[key], stop[key]):  # the value: no blank outside strings, "-0" read as 0
+                    c = buf[j]
+                    quoted = quoted != (c == _QUOTE)
+                    if quoted or c == _QUOTE or not (_SPACE[c] or (c == ord("-") and buf[j + 1] == 48)):
+                        out[o] = c
                         o += 1
-                    for j in range(_NAME_LEN[key]):
-                        out[o + j] = _NAMES[key, j]
-                    o = _copy_value(buf, start[key], stop[key], out, o + _NAME_LEN[key])
             out[o] = ord("}")
             o += 1
         out[o] = ord(",")
