@@ -10,9 +10,13 @@ of the document (mjai: of each line) for the JSON formats. The first parse in th
 kernel's compile or cache load) is timed apart.
 
     python benchmarks/parse_formats.py [--format tenhou_xml mjai tenhou_json] [--repeats 5] [--profile FORMAT]
+    python benchmarks/parse_formats.py --converted [/tmp/paipu-floor/mjai-v1-1000] [--games 1000] [--repeats 10]
 
 ``--profile FORMAT`` runs cProfile over one repeat of that format and prints the 30 most costly functions
-(cumulative and own time).
+(cumulative and own time). ``--converted`` times the mjai parser and the Tenhou XML parser on the same games:
+benchmarks/peers.py's mjai copies of an ingest corpus (``mjai-v1-N``, built by ``peers.mjai_corpus_for`` from
+``corpus-v3-N`` beside it), the two parsers alternated over a few hundred games at a time, each one's best run
+kept (CPU time: other work on the machine inflates both less than wall time).
 """
 
 from __future__ import annotations
@@ -180,13 +184,53 @@ def profile(fmt: str, files: Files) -> None:
     stats.sort_stats("tottime").print_stats(30)
 
 
+def _corpus(folder: Path, n_games: int) -> Files:
+    """(path, plain bytes) of the first ``n_games`` files of a benchmark corpus, in path order."""
+    out = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file())[:n_games]:
+        data = path.read_bytes()
+        out.append((str(path), gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data))
+    return out
+
+
+def converted(folder: Path, n_games: int, repeats: int, chunk: int = 250) -> None:
+    """Time mjai's parse of the converted games in ``folder`` and Tenhou XML's of the same games (the ingest corpus
+    ``corpus-v3-N`` beside it), alternated ``chunk`` games at a time; print the best CPU ms a game of each."""
+    xml_folder = folder.parent / f"corpus-v3-{folder.name.rsplit('-', 1)[1]}"  # mjai-v1-N was made from it
+    mjai_files, xml_files = _corpus(folder, n_games), _corpus(xml_folder, n_games)
+    if [Path(n).stem.split(".")[0] for n, _ in mjai_files] != [Path(n).stem.split(".")[0] for n, _ in xml_files]:
+        raise SystemExit(f"{folder} and {xml_folder} do not hold the same games")
+    parsers = {"mjai": parser_of("mjai"), "tenhou_xml": parser_of("tenhou_xml")}
+    files = {"mjai": mjai_files, "tenhou_xml": xml_files}
+    for fmt, parse in parsers.items():  # imports and kernels loaded before timing
+        parse(files[fmt][0][1], files[fmt][0][0])
+    best = {fmt: [float("inf")] * len(range(0, len(mjai_files), chunk)) for fmt in parsers}
+    for _ in range(repeats):
+        for part, start in enumerate(range(0, len(mjai_files), chunk)):
+            for fmt, parse in parsers.items():
+                cpu = time.process_time()
+                for name, data in files[fmt][start : start + chunk]:
+                    parse(data, name)
+                best[fmt][part] = min(best[fmt][part], time.process_time() - cpu)
+    ms = {fmt: 1000 * sum(times) / len(mjai_files) for fmt, times in best.items()}
+    print(f"{len(mjai_files)} games of {folder} and the same games as Tenhou XML ({xml_folder}), best of {repeats}"
+          f" per {chunk} games, CPU:")  # fmt: skip
+    print(f"  mjai.parse {ms['mjai']:8.3f} ms/game   tenhou_xml.parse {ms['tenhou_xml']:8.3f} ms/game"
+          f"   ratio {ms['mjai'] / ms['tenhou_xml']:.2f}")  # fmt: skip
+
+
 def main() -> None:
-    """Run the benchmark (or the profile) and print its lines."""
+    """Run the benchmark (or the profile, or the converted games' comparison) and print its lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--format", nargs="+", choices=FORMATS, default=["tenhou_xml", "mjai", "tenhou_json"])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", choices=FORMATS)
+    parser.add_argument("--converted", type=Path, nargs="?", const=Path("/tmp/paipu-floor/mjai-v1-1000"))
+    parser.add_argument("--games", type=int, default=1000, help="--converted: the first games of the corpus")
     args = parser.parse_args()
+    if args.converted:
+        converted(args.converted, args.games, args.repeats)
+        return
     files = read_logs()
     if args.profile:
         profile(args.profile, files[args.profile])

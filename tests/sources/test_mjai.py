@@ -292,6 +292,12 @@ def test_deltas_come_from_the_next_kyoku_when_the_log_has_none(shared_logs: Path
     assert [p["final_rank"] for p in rows(game, "players")] == [2, 3, 1, 4]
 
 
+def test_points_read_from_the_score_changes_are_plain_ints(shared_logs: Path) -> None:
+    # a numpy integer among them would send every game with a win down check_storable's value-by-value path
+    points = [p for relative in REAL_FILES for p in read_one(shared_logs, relative).tables["wins"]["points"]]
+    assert points and {type(p) for p in points} == {int}
+
+
 def test_sanma_kita_kakan_and_double_ron(shared_logs: Path) -> None:
     path = shared_logs / MAJSOUL_3P
     if not path.is_file():

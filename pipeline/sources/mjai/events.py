@@ -13,6 +13,7 @@ import numpy as np
 
 from pipeline.columns import Coded, ColumnValues, Repeated
 from pipeline.sources.event_flags import event_flags
+from pipeline.sources.mjai.kernel import OUT_WIDTH
 from rules.hands import ACTIONS
 
 EventRow = list
@@ -29,24 +30,27 @@ def event_columns(
     n = sum(len(events) for events in rounds)
     lengths = [len(events) for events in rounds]
     round_idx = np.repeat(np.arange(len(rounds), dtype=np.int64), lengths)
-    ints = np.empty((n, MELD), dtype=np.int64)
-    melds = np.full(n, None, dtype=object)
-    at = 0
+    blocks, written, at = [], [], 0  # the rows in order, as the kernel's; the meld lists the replay wrote
     for events, head in zip(rounds, compiled or [None] * len(rounds), strict=True):
         done = 0 if head is None else len(head)
         if done:
-            ints[at : at + done] = head[:, :MELD]
-            calls = np.flatnonzero(head[:, MELD]).tolist()
-            for row, tiles, size in zip(calls, head[calls, MELD + 1 :].tolist(), head[calls, MELD].tolist(),
-                                        strict=True):  # fmt: skip
-                melds[at + row] = tiles[:size]
+            blocks.append(head)
         rest = events[done:]
         if rest:
-            ints[at + done : at + len(events)] = [row[:MELD] for row in rest]
-            melds[at + done : at + len(events)] = [None] * len(rest)
-            for row, event in enumerate(rest):
-                melds[at + done + row] = event[MELD] or None  # the compiled play writes 0 for no meld
+            block = np.zeros((len(rest), OUT_WIDTH), dtype=np.int64)  # meld size 0: its meld is in ``written``
+            block[:, :MELD] = [row[:MELD] for row in rest]
+            blocks.append(block)
+            written += [(at + done + i, row[MELD]) for i, row in enumerate(rest) if row[MELD]]  # 0, None: no meld
         at += len(events)
+    table = np.concatenate(blocks) if blocks else np.zeros((0, OUT_WIDTH), dtype=np.int64)
+    ints = table[:, :MELD]
+    melds = np.full(n, None, dtype=object)
+    calls = np.flatnonzero(table[:, MELD])  # the kernel's rows of a call, kan or kita: their tiles, then -1
+    for row, tiles, size in zip(calls.tolist(), table[calls, MELD + 1 :].tolist(), table[calls, MELD].tolist(),
+                                strict=True):  # fmt: skip
+        melds[row] = tiles[:size]
+    for row, tiles in written:
+        melds[row] = tiles
     flags = event_flags(round_idx, ints[:, SEAT], ints[:, ACTION], ints[:, TILE], has_red_fives)
     return {
         "game_id": Repeated(game_id, n),

@@ -159,16 +159,17 @@ def _deal_codes(start: dict[str, Any], n_players: int) -> list[int] | None:
     tehais, marker = start.get("tehais"), start.get("dora_marker")
     if type(tehais) is not list or len(tehais) < n_players or type(marker) is not str:
         return None
-    codes, flat = k.TILE_CODES, []
+    names: list[Any] = []
+    for seat in range(n_players):
+        hand = tehais[seat]
+        if type(hand) is not list or len(hand) != 13:
+            return None
+        names += hand
+    names.append(marker)
     try:
-        for seat in range(n_players):
-            hand = tehais[seat]
-            if type(hand) is not list or len(hand) != 13:
-                return None
-            flat += [codes[name] for name in hand]
+        flat = list(map(k.TILE_CODES.__getitem__, names))  # the codes, looked up at C speed
     except (KeyError, TypeError):  # not a tile name (or not hashable)
         return None
-    flat.append(codes.get(marker, -1))
     return flat if min(flat) >= 0 else None
 
 
@@ -185,31 +186,42 @@ class GamePlay:
         deals = np.full((max(len(starts), 1), 4, 14), -1, dtype=np.int64)
         begin, end = np.full(len(starts), -1, dtype=np.int64), np.zeros(len(starts), dtype=np.int64)
         self.kyoku: dict[int, int] = {}
+        dealt_kyoku, dealt_codes = [], []
         for j, (pos, event) in enumerate(starts):
             end[j] = starts[j + 1][0] if j + 1 < len(starts) else n
             codes = _deal_codes(event, n_players)
             if codes is not None:
-                deals[j, :n_players, :13] = np.array(codes[:-1], dtype=np.int64).reshape(n_players, 13)
-                deals[j, 0, 13] = codes[-1]
+                dealt_kyoku.append(j)
+                dealt_codes += codes
                 begin[j] = pos + 1
                 self.kyoku[pos] = j
+        if dealt_kyoku:  # every deal set at once: each seat's 13 codes, then the first indicator's
+            codes = np.array(dealt_codes, dtype=np.int64).reshape(len(dealt_kyoku), 13 * n_players + 1)
+            deals[dealt_kyoku, :n_players, :13] = codes[:, :-1].reshape(-1, n_players, 13)
+            deals[dealt_kyoku, 0, 13] = codes[:, -1]
         rows = lines[first : first + n]
         parsed = np.flatnonzero(rows[:, k.IN_TYPE] == PYTHON).tolist()
         if parsed:  # the lines the scan left to json (start_kyoku, hora...): encode's rows for them
             rows = rows.copy()
-            for pos in parsed:
-                event = events[pos][1]
-                kind = k.TYPES.get(event["type"], -1)
-                if kind < 0:
-                    rows[pos, k.IN_TYPE] = OTHER  # encode stops there
-                else:
+            decoded = [events[pos][1] for pos in parsed]
+            kinds = [k.TYPES.get(event["type"], -1) for event in decoded]
+            rows[[pos for pos, kind in zip(parsed, kinds, strict=True) if kind < 0], k.IN_TYPE] = OTHER  # encode stops
+            for pos, kind, event in zip(parsed, kinds, decoded, strict=True):
+                if kind >= 0:
                     rows[pos] = encode_event(kind, event)
         st0 = np.array([-1, -1, -1, 0, 0, n_players, int(has_red_fives)], dtype=np.int64)
         index = np.arange(first, first + n, dtype=np.int64)
         result = k.play_game(rows, index, begin, end, deals, st0)
         self.done = result[0].tolist()
-        self.dealt, self.held, self.n_held, self.used, self.melds, self.n_melds, self.meld_from, self.n_kita, \
-            self.last_draw, self.draw_pos, self.st = (a.tolist() for a in result[1:12])  # fmt: skip
+        dealt, held, _, used, self.melds, n_melds, self.meld_from = result[1:8]
+        self.dealt, self.n_melds, self.n_kita, self.last_draw, self.draw_pos, self.st = (
+            a.tolist() for a in (dealt[:, :, :13], n_melds, *result[8:12]))  # fmt: skip
+        self.first_dora = dealt[:, 0, 13].tolist()
+        kept = held >= 0  # a hand's tiles come first, -1 after them (a deal refused part way: its first tiles)
+        self.held = held[kept].tolist()  # every hand's tiles in a row, and where each kyoku's seat's start
+        self.held_at = np.concatenate(([0], np.cumsum(kept.sum(axis=2)))).tolist()
+        at, kinds = np.nonzero(used)  # every kyoku's copies handed out, by kind: its slice of these
+        self.used = kinds.tolist(), used[at, kinds].tolist(), np.searchsorted(at, np.arange(len(used) + 1)).tolist()
         out, dora, accepted, offsets = result[12:]
         self.out, self.offsets = out, offsets.tolist()
         self.dora, self.accepted = dora.tolist(), accepted.tolist()
@@ -224,15 +236,16 @@ class GamePlay:
             return None
         n = self.n_players
         dealt = self.dealt[j]
-        replay = KyokuReplay(index, start, n, self.red, ([dealt[s][:13] if s < n else [] for s in range(4)],
-                                                         dealt[0][13]))  # fmt: skip
+        replay = KyokuReplay(index, start, n, self.red, ([dealt[s] if s < n else [] for s in range(4)],
+                                                         self.first_dora[j]))  # fmt: skip
         rnd = replay.round
-        counts = self.n_held[j]
-        held = self.held[j]
-        replay.held = [held[s][: counts[s]] for s in range(4)]
-        replay.alloc.used = {kind: mask for kind, mask in enumerate(self.used[j]) if mask}
-        meld_counts, melds, froms = self.n_melds[j], self.melds[j], self.meld_from[j]
+        held, at = self.held, self.held_at[4 * j : 4 * j + 5]
+        replay.held = [held[at[s] : at[s + 1]] for s in range(4)]
+        kinds, masks, cut = self.used
+        replay.alloc.used = dict(zip(kinds[cut[j] : cut[j + 1]], masks[cut[j] : cut[j + 1]], strict=True))
+        meld_counts, melds, froms = self.n_melds[j], self.melds, self.meld_from
         if any(meld_counts):
+            melds, froms = melds[j].tolist(), froms[j].tolist()
             rnd.melds = [[[t for t in m if t >= 0] for m in melds[s][: meld_counts[s]]] for s in range(4)]
             replay.meld_from = [froms[s][: meld_counts[s]] for s in range(4)]
         rnd.n_kita, replay.last_draw, replay.draw_pos = self.n_kita[j], self.last_draw[j], self.draw_pos[j]

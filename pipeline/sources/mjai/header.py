@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from pipeline.errors import ParseError
+from pipeline.sources.mjai.canonical import fingerprint_text, first_kyoku_text
 from pipeline.sources.mjai.codes import is_hanchan
 from pipeline.sources.mjai.stream import GameEvents
 from pipeline.sources.mjai.tiles import UNKNOWN, is_red_name
@@ -24,6 +25,8 @@ from pipeline.sources.tenhou_xml.parser import started_at
 _TENHOU_ID = re.compile(r"(\d{10})gm-([0-9a-f]{4})-(\d{4,5})-([0-9a-f]{8})")
 _ID_KEYS = ("game_id", "log_id", "uuid")
 _NO_TILES = frozenset({"names", "type", "reason", "uri", "yakus", "yaku"})
+_RED_NAMES = frozenset({"5mr", "5pr", "5sr"})
+"""The names tiles.is_red_name accepts."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,9 @@ def fingerprint(game: GameEvents) -> str:
     """Hash of the player names and the whole first kyoku as written (deal and play): two copies of one game
     share it, two games dealt the same wall (bot matches replay seeds) do not."""
     start = game.start_game or {}
+    kyoku = first_kyoku_text(game.events)  # written from the bytes, when the lines allow it
+    if kyoku is not None:
+        return hashlib.blake2b(fingerprint_text(start.get("names"), kyoku), digest_size=8).hexdigest()
     text = json.dumps(["mjai", start.get("names"), _first_kyoku(game)], sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
@@ -72,7 +78,10 @@ def _red_seen(value: Any) -> bool:
     if isinstance(value, str):
         return is_red_name(value)
     if isinstance(value, list):
-        return any(_red_seen(v) for v in value)
+        try:
+            return any(map(_RED_NAMES.__contains__, value))  # a flat list (a hand, consumed tiles): at C speed
+        except TypeError:  # a list or an object among its values
+            return any(_red_seen(v) for v in value)
     return False
 
 

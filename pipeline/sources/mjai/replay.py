@@ -124,7 +124,9 @@ class KyokuReplay:
         tehais = start.get("tehais")
         if not isinstance(tehais, list) or len(tehais) < self.n_players:
             raise ParseError(f"start_kyoku tehais {tehais!r:.60} do not cover {self.n_players} seats")
-        hidden = [s < self.n_players and UNKNOWN in _names(tehais[s], "a tehai") for s in range(4)]
+        hidden = [False] * 4 if dealt else [  # a dealt kyoku's hands are 13 tile names each (fast._deal_codes)
+            s < self.n_players and UNKNOWN in _names(tehais[s], "a tehai") for s in range(4)
+        ]
         hands = dealt[0] if dealt else [
             [] if s >= self.n_players or hidden[s] else self.alloc.deal(_names(tehais[s], "a tehai"))
             for s in range(4)

@@ -140,7 +140,7 @@ class OutcomeBuilder:
         if gain == 0:
             return 0
         honba = self.rnd.honba if bonus else 0
-        per_honba = honba_ron(self.n)
+        per_honba = int(honba_ron(self.n))  # a plain int, as every other value of the column (check_storable)
         return gain - STICK * sticks - per_honba * honba
 
     def _pao(self, deltas: list[int], seat: int, from_seat: int, is_tsumo: bool) -> int | None:

@@ -53,7 +53,8 @@ for _field, _key in enumerate(("type", "actor", "pai", "target", "tsumogiri", "c
 _TYPE_ROWS = np.arange(len(_TYPE_LEN), dtype=np.int64)
 _ODD = np.zeros(256, dtype=np.bool_)
 _ODD[[0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0xC2, 0xE2]] = True
-"""Bytes that may start a line break of str.splitlines other than LF (looked at closer)."""
+"""Bytes that may start a line break of str.splitlines other than LF (looked at closer), and LF itself."""
+_ODD[10] = True
 
 
 @njit
@@ -264,9 +265,12 @@ def scan(buf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.n
     n, start, end = 0, 0, len(buf)
     while start < end:
         stop = start
-        while stop < end and buf[stop] != 10:
-            if _ODD[buf[stop]] and _odd_break(buf, stop, end):
-                return 1, rows[:0], bounds[:0], names[:0], flags[:0]
+        while stop < end:  # one table look-up a byte: LF ends the line, another break byte is looked at closer
+            if _ODD[buf[stop]]:
+                if buf[stop] == 10:
+                    break
+                if _odd_break(buf, stop, end):
+                    return 1, rows[:0], bounds[:0], names[:0], flags[:0]
             stop += 1
         a, b = _spaces(buf, start, stop), stop
         while b > a and _SPACE[buf[b - 1]]:

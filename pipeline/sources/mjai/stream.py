@@ -34,14 +34,17 @@ class Events:
     """A file's events (or a game's run of them) as a sequence of (index in the file, event) pairs.
 
     The events of the lines scan.py read as plain play events are parsed (json) only when asked for (an item, a
-    slice's item); ``decoded``, ``has_red`` and ``has_actor_3`` answer for the whole run without parsing them, and
-    ``rows`` holds the kernel's input row of every event (None when the file was read in Python)."""
+    slice's item); ``decoded``, ``has_red`` and ``has_actor_3`` answer for the whole run without parsing them,
+    ``rows`` holds the kernel's input row of every event (None when the file was read in Python) and ``parsed`` the
+    file positions of the events json read at once, in order."""
 
     def __init__(self, dicts: list[dict[str, Any] | None], body: bytes = b"", bounds: np.ndarray | None = None,
                  names: np.ndarray | None = None, flags: np.ndarray | None = None, rows: np.ndarray | None = None,
-                 lo: int = 0, hi: int | None = None) -> None:  # fmt: skip
+                 lo: int = 0, hi: int | None = None, parsed: np.ndarray | None = None) -> None:  # fmt: skip
         self.dicts, self.body, self.bounds, self.names, self.flags, self.rows = dicts, body, bounds, names, flags, rows
         self.lo, self.hi = lo, len(dicts) if hi is None else hi
+        self.parsed = parsed
+        self._decoded: list[tuple[int, dict[str, Any]]] | None = None
 
     def __len__(self) -> int:
         return self.hi - self.lo
@@ -50,7 +53,7 @@ class Events:
         if isinstance(key, slice):
             lo, hi, _ = key.indices(len(self))
             return Events(self.dicts, self.body, self.bounds, self.names, self.flags, self.rows, self.lo + lo,
-                          self.lo + max(lo, hi))  # fmt: skip
+                          self.lo + max(lo, hi), self.parsed)  # fmt: skip
         pos = key + len(self) if key < 0 else key
         if not 0 <= pos < len(self):
             raise IndexError("event index out of range")
@@ -89,11 +92,16 @@ class Events:
         return self.dicts[at]["type"]  # type: ignore[index]
 
     def decoded(self) -> list[tuple[int, dict[str, Any]]]:
-        """(position, event) of every event parsed (every event but the plain play events not asked for yet)."""
-        dicts, lo = self.dicts, self.lo
-        if self.names is None:
-            return list(enumerate(dicts[lo : self.hi]))
-        return [(i - lo, dicts[i]) for i in range(lo, self.hi) if dicts[i] is not None]  # type: ignore[misc]
+        """(position, event) of every event json read at once: every event when the file was read in Python, else
+        those of the lines that are not plain play events (the plain ones stand apart even once parsed)."""
+        if self._decoded is None:  # the same list every time (made once: the events json read do not change)
+            dicts, lo = self.dicts, self.lo
+            if self.names is None:
+                self._decoded = list(enumerate(dicts[lo : self.hi]))
+            else:
+                a, b = np.searchsorted(self.parsed, (lo, self.hi)).tolist()  # type: ignore[arg-type]
+                self._decoded = [(i - lo, dicts[i]) for i in self.parsed[a:b].tolist()]  # type: ignore[index,misc]
+        return self._decoded
 
     def _flag(self, bit: int) -> bool:
         return self.flags is not None and bool(np.any(self.flags[self.lo : self.hi] & bit))
@@ -159,11 +167,11 @@ def read_stream(data: bytes, source_file: str) -> tuple[Events, bool]:
     in the file). Raises as read_events."""
     if not looks_like(data):
         raise NotALogError(f"{source_file}: not an mjai log (no start_game or start_kyoku event)")
-    text = _decode(data, source_file)
+    text = None if data.isascii() else _decode(data, source_file)  # ASCII is UTF-8: decoded only when read below
     scanned = _scanned(data)
     if scanned is not None:
         return scanned, True
-    values = _values(text, source_file)
+    values = _values(_decode(data, source_file) if text is None else text, source_file)
     if set(map(type, values)) <= {dict} and set(map(type, map(dict.get, values, repeat("type")))) <= {str}:
         # every value an event (the usual case), checked at C speed
         return Events(values), True
@@ -185,9 +193,10 @@ def _scanned(data: bytes) -> Events | None:
     if odd:
         return None
     dicts: list[dict[str, Any] | None] = [None] * len(names)
-    parsed = np.flatnonzero(names == JSON).tolist()
+    at = np.flatnonzero(names == JSON)
+    parsed = at.tolist()
     if parsed:
-        spans = bounds[parsed].tolist()
+        spans = bounds[at].tolist()
         try:
             values = json_text.loads("[" + ",".join([body[s:e].decode() for s, e in spans]) + "]")
         except ValueError:
@@ -197,7 +206,7 @@ def _scanned(data: bytes) -> Events | None:
             return None  # fmt: skip
         for i, value in zip(parsed, values, strict=True):
             dicts[i] = value
-    return Events(dicts, body, bounds, names, flags, rows)
+    return Events(dicts, body, bounds, names, flags, rows, parsed=at)
 
 
 def split_games(events: Events, source_file: str) -> list[GameEvents]:
