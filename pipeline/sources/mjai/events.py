@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.columns import Coded, ColumnValues, Repeated
+from pipeline.columns import Coded, ColumnValues, Lists, Repeated
 from pipeline.sources.event_flags import event_flags
 from pipeline.sources.mjai.kernel import OUT_WIDTH
 from rules.hands import ACTIONS
@@ -44,13 +44,13 @@ def event_columns(
         at += len(events)
     table = np.concatenate(blocks) if blocks else np.zeros((0, OUT_WIDTH), dtype=np.int64)
     ints = table[:, :MELD]
-    melds = np.full(n, None, dtype=object)
-    calls = np.flatnonzero(table[:, MELD])  # the kernel's rows of a call, kan or kita: their tiles, then -1
-    for row, tiles, size in zip(calls.tolist(), table[calls, MELD + 1 :].tolist(), table[calls, MELD].tolist(),
-                                strict=True):  # fmt: skip
-        melds[row] = tiles[:size]
-    for row, tiles in written:
-        melds[row] = tiles
+    padded, sizes = table[:, MELD + 1 :], table[:, MELD]  # the kernel's rows of a call, kan or kita: their tiles
+    if written:
+        width = max(padded.shape[1], *(len(tiles) for _, tiles in written))
+        padded, sizes = np.pad(padded, ((0, 0), (0, width - padded.shape[1]))), sizes.copy()
+        for row, tiles in written:
+            padded[row, : len(tiles)], sizes[row] = tiles, len(tiles)
+    melds = Lists.from_padded(padded, sizes)
     flags = event_flags(round_idx, ints[:, SEAT], ints[:, ACTION], ints[:, TILE], has_red_fives)
     return {
         "game_id": Repeated(game_id, n),
