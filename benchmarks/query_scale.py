@@ -126,9 +126,23 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def evict(warehouse: Path) -> None:
+    """Drop the warehouse's files from the page cache (posix_fadvise DONTNEED on each; other files untouched), so
+    that the next read is cold."""
+    for path in warehouse.rglob("*"):
+        if path.is_file():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+
+
 def time_marts(warehouse: Path, repeats: int) -> None:
     """Print a Markdown table: each mart by 'all' (wall and CPU of this process, first and best of ``repeats``),
-    then ``paipu stats --json`` as a subprocess (wall and CPU, each run)."""
+    then ``paipu stats --json`` as a subprocess (wall and CPU): once cold (the warehouse's files evicted from the
+    page cache first), then ``repeats`` times warm."""
     con = connect(Warehouse(warehouse))
     games = con.execute("select count(*) from games").fetchone()[0]
     seat_rounds = con.execute("select count(*) from seat_rounds").fetchone()[0]
@@ -143,22 +157,24 @@ def time_marts(warehouse: Path, repeats: int) -> None:
             cpus.append(time.process_time() - cpu)
         print(f"| mart {mart} (all) | {walls[0]:.2f} | {min(walls):.2f} | {min(cpus):.2f} |", flush=True)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for run in range(repeats):
+    for run in range(repeats + 1):
+        if run == 0:
+            evict(warehouse)
         wall, cpu = time.perf_counter(), child_cpu()
         command = [sys.executable, "-m", "pipeline", "stats", "-w", str(warehouse), "--json"]
         subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
-        print(f"| `paipu stats --json` run {run + 1} (subprocess, start-up included) | "
+        print(f"| `paipu stats --json` {'cold' if run == 0 else f'warm {run}'} (subprocess, start-up included) | "
               f"{time.perf_counter() - wall:.2f} | | {child_cpu() - cpu:.2f} |", flush=True)  # fmt: skip
 
 
-def dump(warehouse: Path, out: Path) -> int:
-    """Write every statistic of every mart under every grouping of DUMP_GROUPINGS as JSON lines to ``out``;
-    return how many."""
+def dump(warehouse: Path, out: Path, marts: tuple[str, ...] = MARTS) -> int:
+    """Write every statistic of the ``marts`` (default: every mart) under every grouping of DUMP_GROUPINGS as
+    JSON lines to ``out``; return how many."""
     con = connect(Warehouse(warehouse))
     n = 0
     with out.open("w", encoding="utf-8") as sink:
         for by in DUMP_GROUPINGS:
-            for mart in MARTS:
+            for mart in marts:
                 for stat in mart_stats(con, mart, by):
                     sink.write(json.dumps({"mart": mart, "by": by, **stat.to_json()}, sort_keys=True) + "\n")
                     n += 1
@@ -208,6 +224,7 @@ def main() -> None:
     dump_parser = commands.add_parser("dump", help="every statistic of every mart under every grouping")
     dump_parser.add_argument("--warehouse", type=Path, required=True)
     dump_parser.add_argument("--out", type=Path, required=True)
+    dump_parser.add_argument("--marts", default=",".join(MARTS), help="comma-separated (default: every mart)")
     compare_parser = commands.add_parser("compare", help="two dumps")
     compare_parser.add_argument("before", type=Path)
     compare_parser.add_argument("after", type=Path)
@@ -218,7 +235,7 @@ def main() -> None:
         time_marts(args.warehouse, args.repeats)
     elif args.command == "dump":
         start = time.perf_counter()
-        n = dump(args.warehouse, args.out)
+        n = dump(args.warehouse, args.out, tuple(args.marts.split(",")))
         print(f"{n:,} statistics written to {args.out} in {time.perf_counter() - start:.0f} s")
     elif not compare(args.before, args.after):
         raise SystemExit(1)
