@@ -557,3 +557,20 @@ def test_placements_split_sanma_from_four_player_games(stats: dict[str, list[Sta
     by_mode = {(s.name, s.group["mode"]) for s in stats["all"] if s.name in PLACEMENTS}
     assert ("rank_3_rate", "3p_hanchan") in by_mode and ("rank_4_rate", "3p_hanchan") not in by_mode
     assert ("rank_4_rate", "4p_hanchan") in by_mode
+
+
+def test_sample_sd_is_stddev_samp_from_exact_integer_sums(tenhou_db) -> None:  # noqa: ANN001
+    """macros/sample_sd (the player marts' standard deviations from count, sum and sum of squares) gives what
+    stddev_samp gives over the same terms: null below two terms, 0 for equal terms, and the same value to 1e-12 for
+    large and negative score changes."""
+    terms = [[], [7], [3, 3, 3], [1, 2], [-48_000, 32_000, 1_000, -12_300, 0, 96_000], list(range(-500, 1_000, 7))]
+    for values in terms:
+        sql = (
+            "select sample_sd(count(x), sum(x), sum(x::bigint * x)), stddev_samp(x) "
+            "from (select unnest($values::bigint[]) as x)"
+        )
+        got, want = tenhou_db.execute(sql, {"values": values}).fetchone()
+        if want is None:
+            assert got is None, values
+        else:
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-12), values

@@ -32,7 +32,8 @@ ron_off as (
         count_if(s.n_open_calls > 0) as n_ron_off_open,
         count_if(not s.has_riichi and s.n_open_calls = 0) as n_ron_off_dama
     from wins as w
-    join seat_rounds as s using (game_id, round_idx, seat)
+    -- the winners' seat-rounds only (derive sets is_win from the same wins): the join reads a fifth of them
+    join (select * from seat_rounds where is_win) as s using (game_id, round_idx, seat)
     where not w.is_tsumo
     group by all
 )

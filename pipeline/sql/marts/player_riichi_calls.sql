@@ -37,7 +37,9 @@
 --   average_call_score_change        = Mortal's avg call delta: over the seat-rounds with a call, the win's, the
 --                                      deal-in's or the draw's score change, nothing otherwise / seat-rounds with a
 --                                      call (a mean)
--- Every mean carries its standard error (the sample standard deviation over the square root of the count).
+-- Every mean carries its standard error (the sample standard deviation over the square root of the count), the
+-- deviation exact from integer sums (macros/sample_sd). The seat-rounds are counted and summed per group and class
+-- (classes: one row per combination of the flags the statistics filter on), then the classes per statistic.
 with facts as (
     select
         f.*,
@@ -52,9 +54,8 @@ with facts as (
             when f.is_deal_in then f.deal_in_delta
             when f.draw_kind is not null then f.draw_delta
         end, 0) as mortal_call_delta,
-        r.n_waits
+        f.deal_in_delta - case when f.is_riichi_accepted then 1000 else 0 end as riichi_expense
     from seat_round_facts() as f
-    left join riichi as r using (game_id, round_idx, seat)
 ),
 grouped as (
     select k.group_value, f.* exclude (game_id, seat)
@@ -62,42 +63,85 @@ grouped as (
     join seat_group_keys(with_mode($by)) as k
         on k.game_id = f.game_id and k.seat_key = seat_key(with_mode($by), f.seat)
 ),
+classes as (
+    -- the seat-rounds of a group by what they are (every flag a statistic counts or filters on), with the exact
+    -- integer sums of the values averaged: a handful of rows per group, and no per-statistic filter per seat-round
+    select
+        group_value, has_riichi, has_call, is_win, is_deal_in, is_riichi_accepted,
+        draw_kind is not null as is_draw,
+        coalesce(n_riichi_before = 0, false) as is_first_riichi,
+        coalesce(n_riichi_before > 0, false) as is_chasing_riichi,
+        coalesce(n_riichi_after > 0, false) as is_chased_riichi,
+        count(*) as n,
+        count(n_riichi_after) as n_chasers, sum(n_riichi_after) as sum_chasers,
+        sum(n_riichi_after::bigint * n_riichi_after) as sq_chasers,
+        count(riichi_turn) as n_riichi_turn, sum(riichi_turn) as sum_riichi_turn,
+        sum(riichi_turn::bigint * riichi_turn) as sq_riichi_turn,
+        count(score_change) as n_score_change, sum(score_change) as sum_score_change,
+        sum(score_change::bigint * score_change) as sq_score_change,
+        sum(mortal_riichi_delta) as sum_riichi_delta, sum(mortal_riichi_delta::bigint * mortal_riichi_delta)
+            as sq_riichi_delta,
+        count(win_delta) as n_win_delta, sum(win_delta) as sum_win_delta, sum(win_delta::bigint * win_delta)
+            as sq_win_delta,
+        count(riichi_expense) as n_riichi_expense, sum(riichi_expense) as sum_riichi_expense,
+        sum(riichi_expense::bigint * riichi_expense) as sq_riichi_expense,
+        count(n_open_calls) as n_open_calls, sum(n_open_calls) as sum_open_calls,
+        sum(n_open_calls::bigint * n_open_calls) as sq_open_calls,
+        sum(mortal_call_delta) as sum_call_delta, sum(mortal_call_delta::bigint * mortal_call_delta) as sq_call_delta
+    from grouped
+    group by all
+),
+waits as (
+    -- the waits of the riichi hands (riichi.n_waits: after the riichi discard) of the seat-rounds with riichi
+    select k.group_value, count(r.n_waits) as n_riichi_waits_known, count_if(r.n_waits >= 2) as n_multi_wait_riichi
+    from riichi as r
+    semi join (select game_id, round_idx, seat from seat_rounds where has_riichi) as s
+        using (game_id, round_idx, seat)
+    join seat_group_keys(with_mode($by)) as k
+        on k.game_id = r.game_id and k.seat_key = seat_key(with_mode($by), r.seat)
+    group by k.group_value
+),
 counts as (
+    -- a statistic's count, sum, sum of squares: the classes' added up over the classes it is about
     select
         group_value,
-        count_if(has_riichi) as n_riichi,
-        count_if(n_riichi_before = 0) as n_first_riichi,
-        count_if(n_riichi_before > 0) as n_chasing_riichi,
-        count_if(n_riichi_after > 0) as n_chased_riichi,
-        sum(n_riichi_after) as n_chasers,
-        stddev_samp(n_riichi_after) as chasers_sd,
-        count_if(has_riichi and is_win) as n_riichi_wins,
-        count_if(has_riichi and is_deal_in) as n_riichi_deal_ins,
-        count_if(has_riichi and is_deal_in and is_riichi_accepted) as n_riichi_deal_ins_accepted,
-        count_if(has_riichi and draw_kind is not null) as n_riichi_draws,
-        sum(riichi_turn) as riichi_turns,
-        stddev_samp(riichi_turn) as riichi_turn_sd,
-        sum(score_change) filter (where has_riichi) as riichi_balance,
-        stddev_samp(score_change) filter (where has_riichi) as riichi_balance_sd,
-        sum(mortal_riichi_delta) filter (where has_riichi) as riichi_delta,
-        stddev_samp(mortal_riichi_delta) filter (where has_riichi) as riichi_delta_sd,
-        sum(win_delta) filter (where has_riichi) as riichi_income,
-        stddev_samp(win_delta) filter (where has_riichi) as riichi_income_sd,
-        sum(deal_in_delta - case when is_riichi_accepted then 1000 else 0 end) filter (where has_riichi)
-            as riichi_expense,
-        stddev_samp(deal_in_delta - case when is_riichi_accepted then 1000 else 0 end) filter (where has_riichi)
-            as riichi_expense_sd,
-        count(n_waits) filter (where has_riichi) as n_riichi_waits_known,
-        count_if(has_riichi and n_waits >= 2) as n_multi_wait_riichi,
-        count_if(has_call) as n_called,
-        sum(n_open_calls) filter (where has_call) as n_calls,
-        stddev_samp(n_open_calls) filter (where has_call) as calls_sd,
-        count_if(has_call and is_win) as n_call_wins,
-        count_if(has_call and is_deal_in) as n_call_deal_ins,
-        count_if(has_call and draw_kind is not null) as n_call_draws,
-        sum(mortal_call_delta) filter (where has_call) as call_delta,
-        stddev_samp(mortal_call_delta) filter (where has_call) as call_delta_sd
-    from grouped
+        sum(n) filter (where has_riichi) as n_riichi,
+        sum(n) filter (where is_first_riichi) as n_first_riichi,
+        sum(n) filter (where is_chasing_riichi) as n_chasing_riichi,
+        sum(n) filter (where is_chased_riichi) as n_chased_riichi,
+        sum(n_chasers) as n_chasers_known,
+        sum(sum_chasers) as n_chasers,
+        sum(sq_chasers) as sq_chasers,
+        sum(n) filter (where has_riichi and is_win) as n_riichi_wins,
+        sum(n) filter (where has_riichi and is_deal_in) as n_riichi_deal_ins,
+        sum(n) filter (where has_riichi and is_deal_in and is_riichi_accepted) as n_riichi_deal_ins_accepted,
+        sum(n) filter (where has_riichi and is_draw) as n_riichi_draws,
+        sum(n_riichi_turn) as n_riichi_turns,
+        sum(sum_riichi_turn) as riichi_turns,
+        sum(sq_riichi_turn) as sq_riichi_turns,
+        sum(n_score_change) filter (where has_riichi) as n_riichi_balance,
+        sum(sum_score_change) filter (where has_riichi) as riichi_balance,
+        sum(sq_score_change) filter (where has_riichi) as sq_riichi_balance,
+        sum(n) filter (where has_riichi) as n_riichi_delta,
+        sum(sum_riichi_delta) filter (where has_riichi) as riichi_delta,
+        sum(sq_riichi_delta) filter (where has_riichi) as sq_riichi_delta,
+        sum(n_win_delta) filter (where has_riichi) as n_riichi_income,
+        sum(sum_win_delta) filter (where has_riichi) as riichi_income,
+        sum(sq_win_delta) filter (where has_riichi) as sq_riichi_income,
+        sum(n_riichi_expense) filter (where has_riichi) as n_riichi_expense,
+        sum(sum_riichi_expense) filter (where has_riichi) as riichi_expense,
+        sum(sq_riichi_expense) filter (where has_riichi) as sq_riichi_expense,
+        sum(n) filter (where has_call) as n_called,
+        sum(n_open_calls) filter (where has_call) as n_calls_known,
+        sum(sum_open_calls) filter (where has_call) as n_calls,
+        sum(sq_open_calls) filter (where has_call) as sq_calls,
+        sum(n) filter (where has_call and is_win) as n_call_wins,
+        sum(n) filter (where has_call and is_deal_in) as n_call_deal_ins,
+        sum(n) filter (where has_call and is_draw) as n_call_draws,
+        sum(n) filter (where has_call) as n_call_delta,
+        sum(sum_call_delta) filter (where has_call) as call_delta,
+        sum(sq_call_delta) filter (where has_call) as sq_call_delta
+    from classes
     group by group_value
 ),
 measured as (
@@ -108,24 +152,29 @@ measured as (
             ('first_riichi_rate', n_first_riichi, n_riichi, null),
             ('chasing_riichi_rate', n_chasing_riichi, n_riichi, null),
             ('riichi_chased_rate', n_chased_riichi, n_riichi, null),
-            ('riichi_chasers_per_riichi', n_chasers, n_riichi, chasers_sd),
+            ('riichi_chasers_per_riichi', n_chasers, n_riichi, sample_sd(n_chasers_known, n_chasers, sq_chasers)),
             ('win_rate_after_riichi', n_riichi_wins, n_riichi, null),
             ('deal_in_rate_after_riichi', n_riichi_deal_ins, n_riichi, null),
             ('deal_in_rate_after_riichi_accepted', n_riichi_deal_ins_accepted, n_riichi, null),
             ('draw_rate_after_riichi', n_riichi_draws, n_riichi, null),
-            ('average_riichi_turn', riichi_turns, n_riichi, riichi_turn_sd),
-            ('average_riichi_balance', riichi_balance, n_riichi, riichi_balance_sd),
-            ('average_riichi_score_change', riichi_delta, n_riichi, riichi_delta_sd),
-            ('average_riichi_win_income', riichi_income, n_riichi_wins, riichi_income_sd),
-            ('average_riichi_deal_in_expense', riichi_expense, n_riichi_deal_ins, riichi_expense_sd),
+            ('average_riichi_turn', riichi_turns, n_riichi, sample_sd(n_riichi_turns, riichi_turns, sq_riichi_turns)),
+            ('average_riichi_balance', riichi_balance, n_riichi,
+             sample_sd(n_riichi_balance, riichi_balance, sq_riichi_balance)),
+            ('average_riichi_score_change', riichi_delta, n_riichi,
+             sample_sd(n_riichi_delta, riichi_delta, sq_riichi_delta)),
+            ('average_riichi_win_income', riichi_income, n_riichi_wins,
+             sample_sd(n_riichi_income, riichi_income, sq_riichi_income)),
+            ('average_riichi_deal_in_expense', riichi_expense, n_riichi_deal_ins,
+             sample_sd(n_riichi_expense, riichi_expense, sq_riichi_expense)),
             ('multi_wait_riichi_rate', n_multi_wait_riichi, n_riichi_waits_known, null),
-            ('average_calls', n_calls, n_called, calls_sd),
+            ('average_calls', n_calls, n_called, sample_sd(n_calls_known, n_calls, sq_calls)),
             ('win_rate_after_call', n_call_wins, n_called, null),
             ('deal_in_rate_after_call', n_call_deal_ins, n_called, null),
             ('draw_rate_after_call', n_call_draws, n_called, null),
-            ('average_call_score_change', call_delta, n_called, call_delta_sd)
+            ('average_call_score_change', call_delta, n_called, sample_sd(n_call_delta, call_delta, sq_call_delta))
         ]::struct(name varchar, numerator double, denominator bigint, sd double)[], recursive := true)
     from counts
+    left join waits using (group_value)
 ),
 definitions (name, ord, is_mean, definition) as (
     values
