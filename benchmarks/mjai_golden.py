@@ -264,25 +264,33 @@ def cases(logs: Path, converted: Path | None) -> Iterator[tuple[str, str, bytes,
             yield "converted/" + str(path.relative_to(converted)), str(path), path.read_bytes(), MUTANTS_PER_CONVERTED
 
 
-def build(logs: Path = LOGS, converted: Path | None = CONVERTED) -> dict[str, Any]:
-    """The golden set: the files' outcomes in full, their mutants' as digests."""
+def outcomes(cases: Iterator[tuple[str, str, bytes, int]], outcome: Callable[[bytes, str], tuple],
+             mutants: Callable[[str, bytes, int], Iterator[tuple[str, bytes]]]) -> dict[str, Any]:  # fmt: skip
+    """A golden set: each case's outcome in full, its mutants' as digests (keys: the case's, '#' and the mutant's)."""
     out: dict[str, Any] = {}
-    for key, name, data, count in cases(logs, converted):
+    for key, name, data, count in cases:
         out[key] = outcome(data, name)
         for suffix, mutated in mutants(key, data, count):
             out[f"{key}#{suffix}"] = digest(outcome(mutated, f"{name}#{suffix}"))
     return out
 
 
-def main(argv: list[str]) -> int:
-    """dump OUT | compare OUT [--converted FOLDER]."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def build(logs: Path = LOGS, converted: Path | None = CONVERTED) -> dict[str, Any]:
+    """The golden set of the real mjai files and the converted games."""
+    return outcomes(cases(logs, converted), outcome, mutants)
+
+
+def run(argv: list[str], description: str, build_set: Callable[[Path | None], dict[str, Any]],
+        converted: Path) -> int:  # fmt: skip
+    """``dump OUT | compare OUT [--converted FOLDER]`` of a golden script: ``build_set(converted folder)`` made
+    and saved, or compared with the set saved; returns the exit status (1 on a difference)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("command", choices=("dump", "compare"))
     parser.add_argument("out", type=Path)
-    parser.add_argument("--converted", type=Path, default=CONVERTED)
+    parser.add_argument("--converted", type=Path, default=converted)
     args = parser.parse_args(argv)
     target = args.out / "golden.pickle"
-    now = build(LOGS, args.converted)
+    now = build_set(args.converted)
     errors = sum(1 for v in now.values() if isinstance(v, tuple) and v[0] == "error")
     if args.command == "dump":
         args.out.mkdir(parents=True, exist_ok=True)
@@ -297,6 +305,11 @@ def main(argv: list[str]) -> int:
     print(f"{len(now)} outcomes compared")
     print("\n".join(diffs[:20]) or "identical")
     return 1 if diffs else 0
+
+
+def main(argv: list[str]) -> int:
+    """dump OUT | compare OUT [--converted FOLDER]."""
+    return run(argv, __doc__.splitlines()[0], lambda converted: build(LOGS, converted), CONVERTED)
 
 
 if __name__ == "__main__":

@@ -16,17 +16,15 @@ deterministic (one seed per file).
 
 from __future__ import annotations
 
-import argparse
 import json
-import pickle
 import random
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mjai_golden import flip_one
-from xml_golden import describe, digest, parse_outcome
+from mjai_golden import flip_one, outcomes, run
+from xml_golden import parse_outcome
 
 from pipeline.sources import tenhou_json
 
@@ -182,38 +180,13 @@ def cases(logs: Path, converted: Path | None) -> Iterator[tuple[str, str, bytes,
 
 
 def build(logs: Path = LOGS, converted: Path | None = CONVERTED) -> dict[str, Any]:
-    """The golden set: the files' outcomes in full, their mutants' as digests."""
-    out: dict[str, Any] = {}
-    for key, name, data, count in cases(logs, converted):
-        out[key] = outcome(data, name)
-        for suffix, mutated in mutants(key, data, count):
-            out[f"{key}#{suffix}"] = digest(outcome(mutated, f"{name}#{suffix}"))
-    return out
+    """The golden set of the real tenhou.net/6 files and the converted games."""
+    return outcomes(cases(logs, converted), outcome, mutants)
 
 
 def main(argv: list[str]) -> int:
     """dump OUT | compare OUT [--converted FOLDER]."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("dump", "compare"))
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--converted", type=Path, default=CONVERTED)
-    args = parser.parse_args(argv)
-    target = args.out / "golden.pickle"
-    now = build(LOGS, args.converted)
-    errors = sum(1 for v in now.values() if isinstance(v, tuple) and v[0] == "error")
-    if args.command == "dump":
-        args.out.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(pickle.dumps(now, protocol=pickle.HIGHEST_PROTOCOL))
-        print(f"{len(now)} outcomes ({errors} full errors) written to {target}")
-        return 0
-    golden = pickle.loads(target.read_bytes())
-    diffs = [f"{key}: only in the golden set" for key in golden.keys() - now.keys()]
-    diffs += [f"{key}: not in the golden set" for key in now.keys() - golden.keys()]
-    diffs += [f"{key}: {describe(golden[key], now[key])}" for key in sorted(golden.keys() & now.keys())
-              if golden[key] != now[key]]  # fmt: skip
-    print(f"{len(now)} outcomes compared")
-    print("\n".join(diffs[:20]) or "identical")
-    return 1 if diffs else 0
+    return run(argv, __doc__.splitlines()[0], lambda converted: build(LOGS, converted), CONVERTED)
 
 
 if __name__ == "__main__":
