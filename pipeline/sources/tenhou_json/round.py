@@ -10,6 +10,7 @@ runs the Python search on the kyoku's lists read again as Python items.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,12 +73,12 @@ _TILE_CODES = frozenset([*range(11, 20), *range(21, 30), *range(31, 40), *range(
 _GIVE_CODES = _TILE_CODES | {TSUMOGIRI, KAN_PLACEHOLDER}
 
 
-def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], list[list[Item]]]:
-    """The hands, take lists and give lists of seats 0-3 (empty for a seat without a player)."""
+def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
+    """Seat by seat (0-3), its [hand, takes, gives] lists and its hand's tile codes, each checked before the seat is
+    handed out (empty lists for a seat without a player); raises ParseError naming what is wrong."""
     n_groups = (len(kyoku) - 5) // 3
     if len(kyoku) != 5 + 3 * n_groups or n_groups not in (3, 4):
         raise ParseError(f"a kyoku has {len(kyoku)} entries, expected 17 (or 14 for three players)")
-    hands, takes, gives = [], [], []
     for seat in range(4):
         group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
         if not all(isinstance(part, list) for part in group):
@@ -85,6 +86,13 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
         hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
         if len(hand) not in (0, 13):
             raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
+        yield group, hand
+
+
+def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], list[list[Item]]]:
+    """The hands, take lists and give lists of seats 0-3 (empty for a seat without a player)."""
+    hands, takes, gives = [], [], []
+    for group, hand in _seat_groups(kyoku):
         hands.append(hand)
         takes.append([v if type(v) is int and v in _TILE_CODES else _item(v, False) for v in group[1]])
         gives.append([v if type(v) is int and v in _GIVE_CODES else _item(v, True) for v in group[2]])
@@ -154,18 +162,9 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
 def _seat_codes(kyoku: list[Any], game: GameLists) -> tuple[list[list[int]], list[int], list[int], list[Call | None]]:
     """_seat_lists' checks, in its order, with the take and give lists appended to ``game``'s: the hands, the five
     offsets of the seats' takes and gives, and each seat's first chi."""
-    n_groups = (len(kyoku) - 5) // 3
-    if len(kyoku) != 5 + 3 * n_groups or n_groups not in (3, 4):
-        raise ParseError(f"a kyoku has {len(kyoku)} entries, expected 17 (or 14 for three players)")
     hands, chis = [], []
     take_start, give_start = [len(game.takes)], [len(game.gives)]
-    for seat in range(4):
-        group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
-        if not all(isinstance(part, list) for part in group):
-            raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
-        hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
-        if len(hand) not in (0, 13):
-            raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
+    for group, hand in _seat_groups(kyoku):
         hands.append(hand)
         chis.append(_encoded(group[1], _TILE_CODES, False, game, game.takes))
         _encoded(group[2], _GIVE_CODES, True, game, game.gives)
