@@ -30,3 +30,20 @@ def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Callable[[str],
         return sorted({*vars(sys.modules[package]), *exports})
 
     return __getattr__, __dir__
+
+
+class _NoPandas:
+    """A meta path finder that answers ``import pandas`` (and its submodules) as when pandas is not installed."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        """Raise ModuleNotFoundError for pandas and its submodules; None (ask the next finder) for any other."""
+        if name.partition(".")[0] == "pandas":
+            raise ModuleNotFoundError(f"No module named {name!r} (paipu's command line and workers do not load it)")
+
+
+def without_pandas() -> None:
+    """Make pandas unimportable in this process, unless it is already imported: pyarrow imports it (~0.4 CPU s)
+    at its first conversion of any values, only to ask whether they are pandas objects, and neither a command nor
+    an ingest or derive worker uses pandas (pipeline.api does, in a notebook's process)."""
+    if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
+        sys.meta_path.insert(0, _NoPandas())

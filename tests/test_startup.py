@@ -86,7 +86,7 @@ def test_an_ingest_loads_only_its_formats_parser_and_a_query_no_parser(shared_lo
 
 def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> None:
     code = (
-        "from pipeline.cli.frame import without_pandas\n"
+        "from pipeline import without_pandas\n"
         "without_pandas()\n"
         "import pyarrow as pa\n"
         "assert pa.array([1, None]).null_count == 1 and pa.table({'a': [1]}).num_rows == 1\n"
@@ -98,6 +98,20 @@ def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> N
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "no pandas\n", done.stderr
+
+
+def test_a_pool_worker_runs_without_pandas() -> None:
+    code = (
+        "import os, sys\n"
+        "from pipeline.executors import worker_init\n"
+        "worker_init(os.getppid())\n"
+        "import pyarrow as pa\n"
+        "assert pa.array([1, None]).null_count == 1\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "False\n", done.stderr
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from pipeline import without_pandas
 from pipeline.errors import PaipuError
 from pipeline.store import DEFAULT_WAREHOUSE
 from pipeline.store.published import reading
@@ -85,23 +86,6 @@ class PaipuApp(typer.Typer):
         """Run the command line as the ``paipu`` process (arguments: typer's; by default sys.argv)."""
         without_pandas()
         return super().__call__(*args, **kwargs)
-
-
-class _NoPandas:
-    """A meta path finder that answers ``import pandas`` (and its submodules) as when pandas is not installed."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        """Raise ModuleNotFoundError for pandas and its submodules; None (ask the next finder) for any other."""
-        if name.partition(".")[0] == "pandas":
-            raise ModuleNotFoundError(f"No module named {name!r} (the paipu command line does not load pandas)")
-
-
-def without_pandas() -> None:
-    """Make pandas unimportable in this process, unless it is already imported: pyarrow imports it (~0.4 CPU s)
-    at its first conversion of any values, only to ask whether they are pandas objects, and no command uses pandas
-    (pipeline.api does, in a notebook's process)."""
-    if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
-        sys.meta_path.insert(0, _NoPandas())
 
 
 app = PaipuApp(
