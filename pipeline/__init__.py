@@ -38,12 +38,12 @@ class _NoPandas:
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
         """Raise ModuleNotFoundError for pandas and its submodules; None (ask the next finder) for any other."""
         if name.partition(".")[0] == "pandas":
-            raise ModuleNotFoundError(f"No module named {name!r} (paipu's command line and workers do not load it)")
+            raise ModuleNotFoundError(f"No module named {name!r} (the paipu command line does not load it)")
 
 
 def without_pandas() -> None:
     """Make pandas unimportable in this process, unless it is already imported: pyarrow imports it (~0.4 CPU s)
-    at its first conversion of any values, only to ask whether they are pandas objects, and neither a command nor
-    an ingest or derive worker uses pandas (pipeline.api does, in a notebook's process)."""
+    at its first conversion of any values, only to ask whether they are pandas objects, and no command uses pandas
+    (pipeline.api does, in a notebook's process)."""
     if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
         sys.meta_path.insert(0, _NoPandas())

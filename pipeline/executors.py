@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
-from pipeline import without_pandas
 from pipeline.allocator import keep_freed_memory
 from pipeline.errors import WarehouseError
 
@@ -89,7 +88,6 @@ def worker_init(parent_pid: int) -> None:
     """Set up a pool worker process: it dies with ``parent_pid`` (the process that started it), and leaves Ctrl-C
     to it (a terminal sends SIGINT to the whole process group; the parent stops the workers itself)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    without_pandas()  # a worker reads, writes and derives: pyarrow would load pandas only to ask about its inputs
     if not _die_on_parent_death():
         threading.Thread(target=_watch_parent, args=(parent_pid,), name="paipu-parent-watch", daemon=True).start()
     if os.getppid() != parent_pid:  # the parent died before the worker could ask to die with it

@@ -100,20 +100,6 @@ def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> N
     assert done.returncode == 0 and done.stdout == "no pandas\n", done.stderr
 
 
-def test_a_pool_worker_runs_without_pandas() -> None:
-    code = (
-        "import os, sys\n"
-        "from pipeline.executors import worker_init\n"
-        "worker_init(os.getppid())\n"
-        "import pyarrow as pa\n"
-        "assert pa.array([1, None]).null_count == 1\n"
-        "print('pandas' in sys.modules)\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == "False\n", done.stderr
-
-
 @pytest.mark.slow
 def test_a_later_process_loads_cached_kernels_without_loading_numbas_compiler(tmp_path: Path) -> None:
     # numba.np.linalg is imported only when numba's target context is refreshed (all its implementations installed)

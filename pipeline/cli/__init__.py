@@ -14,10 +14,9 @@ derive, compact), queries (audit, sql, schema, check, version) and stats (stats,
 Start-up: importing the command line loads typer, rich and the options, nothing a command may not need; each
 command imports what it uses in its body (duckdb, pyarrow, the parsers through pipeline.ingest.reading.PARSERS,
 numba with the first kernel called: rules.compiled), so ``paipu --help`` or ``version`` loads no library of
-paipu's, and ``sql`` no parser. The ``paipu`` process and its pool workers run without pandas
-(pipeline.without_pandas): nothing they run uses it, and pyarrow would load it (~0.4 CPU s) to ask whether its
-inputs are pandas objects. tests/test_startup.py pins what each kind of command loads; benchmarks/compile_time.py
-measures the start-up.
+paipu's, and ``sql`` no parser. The ``paipu`` process runs without pandas (pipeline.without_pandas): no command
+uses it, and pyarrow would load it (~0.4 CPU s) to ask whether its inputs are pandas objects.
+tests/test_startup.py pins what each kind of command loads; benchmarks/compile_time.py measures the start-up.
 """
 
 from pipeline.cli import queries, stats, writers
