@@ -19,25 +19,20 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mjai_golden import flip_one, outcomes, run
+from mjai_golden import LOGS, SEED, TESTS, Mutation, flip_one, outcomes, run
 from xml_golden import parse_outcome
 
 from pipeline.sources import tenhou_json
 
-TESTS = Path(__file__).resolve().parents[1] / "tests"
-LOGS = TESTS.parents[1] / "shared" / "logs"
 CONVERTED = Path("/tmp/paipu-floor/tjson-v1-1000")
 N_CONVERTED = 300
 """Converted games kept (the first files in path order)."""
 MUTANTS_PER_REAL = 100
 MUTANTS_PER_CONVERTED = 8
-SEED = 19
-
-Mutation = Callable[[bytes, random.Random], bytes]
 
 
 def tjson_files(logs: Path = LOGS) -> list[Path]:
