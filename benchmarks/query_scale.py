@@ -39,6 +39,7 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -48,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.compact import DEFAULT_MAX_GAMES, ROW_GROUP_ROWS, compacted_name  # noqa: E402
 from pipeline.db import connect  # noqa: E402
+from pipeline.db.rollups import connect_with_rollups, has_stored_rollups  # noqa: E402
 from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema  # noqa: E402
 from pipeline.statistics import GROUPINGS, MARTS, mart_stats  # noqa: E402
 from pipeline.store.parquet import AtomicParquetWriter  # noqa: E402
@@ -139,11 +141,24 @@ def evict(warehouse: Path) -> None:
                 os.close(fd)
 
 
-def time_marts(warehouse: Path, repeats: int) -> None:
-    """Print a Markdown table: each mart by 'all' (wall and CPU of this process, first and best of ``repeats``),
-    then ``paipu stats --json`` as a subprocess (wall and CPU): once cold (the warehouse's files evicted from the
+def open_warehouse(warehouse: Path, stored: bool) -> duckdb.DuckDBPyConnection:
+    """Return a connection to the warehouse: with ``stored``, its stored rollups refreshed (made when absent; the
+    time it took printed) and attached, as `paipu stats` reads it; else every mart computed from the Parquet."""
+    if not stored:
+        return connect(Warehouse(warehouse))
+    wall, cpu = time.perf_counter(), time.process_time()
+    con = connect_with_rollups(Warehouse(warehouse))
+    print(f"rollups refreshed and attached ({has_stored_rollups(con)}) in {time.perf_counter() - wall:.2f} s wall, "
+          f"{time.process_time() - cpu:.2f} s CPU", file=sys.stderr)  # fmt: skip
+    return con
+
+
+def time_marts(warehouse: Path, repeats: int, stored: bool = False) -> None:
+    """Print a Markdown table: each mart by 'all' (wall and CPU of this process, first and best of ``repeats``;
+    with ``stored``, from the stored rollups: see open_warehouse), then ``paipu stats --json`` as a subprocess
+    (wall and CPU; it refreshes and reads the stored rollups): once cold (the warehouse's files evicted from the
     page cache first), then ``repeats`` times warm."""
-    con = connect(Warehouse(warehouse))
+    con = open_warehouse(warehouse, stored)
     games = con.execute("select count(*) from games").fetchone()[0]
     seat_rounds = con.execute("select count(*) from seat_rounds").fetchone()[0]
     print(f"{warehouse}: {games:,} games, {seat_rounds:,} seat-rounds\n")
@@ -167,15 +182,18 @@ def time_marts(warehouse: Path, repeats: int) -> None:
               f"{time.perf_counter() - wall:.2f} | | {child_cpu() - cpu:.2f} |", flush=True)  # fmt: skip
 
 
-def dump(warehouse: Path, out: Path, marts: tuple[str, ...] = MARTS) -> int:
+def dump(
+    warehouse: Path, out: Path, marts: tuple[str, ...] = MARTS, stored: bool = False, where: str | None = None
+) -> int:
     """Write every statistic of the ``marts`` (default: every mart) under every grouping of DUMP_GROUPINGS as
-    JSON lines to ``out``; return how many."""
-    con = connect(Warehouse(warehouse))
+    JSON lines to ``out``, over the games for which ``where`` holds when it is given, from the stored rollups with
+    ``stored`` (see open_warehouse); return how many."""
+    con = open_warehouse(warehouse, stored)
     n = 0
     with out.open("w", encoding="utf-8") as sink:
         for by in DUMP_GROUPINGS:
             for mart in marts:
-                for stat in mart_stats(con, mart, by):
+                for stat in mart_stats(con, mart, by, where=where):
                     sink.write(json.dumps({"mart": mart, "by": by, **stat.to_json()}, sort_keys=True) + "\n")
                     n += 1
     return n
@@ -221,10 +239,13 @@ def main() -> None:
     time_parser = commands.add_parser("time", help="time every mart and `paipu stats --json`")
     time_parser.add_argument("--warehouse", type=Path, required=True)
     time_parser.add_argument("--repeats", type=int, default=3)
+    time_parser.add_argument("--stored", action="store_true", help="the marts from the stored rollups")
     dump_parser = commands.add_parser("dump", help="every statistic of every mart under every grouping")
     dump_parser.add_argument("--warehouse", type=Path, required=True)
     dump_parser.add_argument("--out", type=Path, required=True)
     dump_parser.add_argument("--marts", default=",".join(MARTS), help="comma-separated (default: every mart)")
+    dump_parser.add_argument("--stored", action="store_true", help="the marts from the stored rollups")
+    dump_parser.add_argument("--where", help="only the games for which this predicate over games holds")
     compare_parser = commands.add_parser("compare", help="two dumps")
     compare_parser.add_argument("before", type=Path)
     compare_parser.add_argument("after", type=Path)
@@ -232,10 +253,10 @@ def main() -> None:
     if args.command == "build":
         build(args.workdir, args.games, args.copies, args.max_games)
     elif args.command == "time":
-        time_marts(args.warehouse, args.repeats)
+        time_marts(args.warehouse, args.repeats, args.stored)
     elif args.command == "dump":
         start = time.perf_counter()
-        n = dump(args.warehouse, args.out, tuple(args.marts.split(",")))
+        n = dump(args.warehouse, args.out, tuple(args.marts.split(",")), args.stored, args.where)
         print(f"{n:,} statistics written to {args.out} in {time.perf_counter() - start:.0f} s")
     elif not compare(args.before, args.after):
         raise SystemExit(1)

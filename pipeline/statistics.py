@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 
 from pipeline.db import load_sql, sql_names
+from pipeline.db.rollups import create_rollup_views, filters_stored, has_stored_rollups, stored_rollup_views
 from pipeline.store.warehouse import Warehouse
 
 GROUPINGS = ("all", "room", "year", "source", "length", "mode", "player")
@@ -299,8 +300,10 @@ def _first_line(error: Exception) -> str:
 def filtered_games(con: duckdb.DuckDBPyConnection, where: str | None) -> Iterator[None]:
     """Within the block, the marts count only the games for which ``where`` holds (an SQL expression over the
     games view, checked by check_where): the view counted_games (macros/counted_games.sql, read by the grouping
-    macros) is that file's query with the predicate in place of ``true``, back to every game afterwards. No-op
-    for None. Raises ValueError (a one-line message) for a predicate that fails to check or to evaluate."""
+    macros and the rollups) is that file's query with the predicate in place of ``true``, back to every game
+    afterwards. With the stored rollups attached (pipeline.db.rollups), a predicate over the columns they keep
+    filters their rows; any other makes the rollups' views read the Parquet within the block. No-op for None.
+    Raises ValueError (a one-line message) for a predicate that fails to check or to evaluate."""
     if where is None:
         yield
         return
@@ -315,10 +318,18 @@ def filtered_games(con: duckdb.DuckDBPyConnection, where: str | None) -> Iterato
     except duckdb.Error as error:
         con.execute(every_game)
         raise ValueError(f"--where {where!r} fails over the games view: {_first_line(error)}") from None
+    stored = has_stored_rollups(con)
+    if stored:
+        if filters_stored(con, where):
+            stored_rollup_views(con, where)
+        else:
+            create_rollup_views(con)
     try:
         yield
     finally:
         con.execute(every_game)
+        if stored:
+            stored_rollup_views(con, None)
 
 
 def not_derived_stats(mart: str) -> list[Stat]:

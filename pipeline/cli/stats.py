@@ -98,7 +98,7 @@ def stats_command(
 ) -> None:
     """Print the statistics of every mart (round outcomes, seats, placements, tenpai, furiten, kyuushu, scoring),
     each with its numerator, denominator, 95% interval (a mean: its standard error) and definition."""
-    from pipeline.db import connect
+    from pipeline.db.rollups import connect_with_rollups
     from pipeline.statistics import all_stats, has_player, parse_by
     from pipeline.store.warehouse import Warehouse
 
@@ -113,7 +113,7 @@ def stats_command(
     _check_plot_options(plot, dpi)
     players = player or []
     _check_stats_options(by, keys, players, wide, as_json)
-    con = connect(Warehouse(warehouse))
+    con = connect_with_rollups(Warehouse(warehouse))
     for name in players:
         if not has_player(con, name):
             error(f"no player named {name!r} in the warehouse at {warehouse}")
@@ -225,14 +225,14 @@ def report_command(
     """Write one self-contained HTML page: a table of contents, the provenance (paipu version, input files by
     status, dates, games by source), the invariant checks and the audit, every chart, every statistic with its
     definition and 95% interval (all games, then by each --by), and a page per --player."""
-    from pipeline.db import connect
+    from pipeline.db.rollups import connect_with_rollups
     from pipeline.report import report_groupings, write_report  # noqa: PLC0415 - matplotlib loads in ~1 s
     from pipeline.statistics import has_player
     from pipeline.store.warehouse import Warehouse
 
     groupings = _report_groupings(report_groupings, by)
     store = Warehouse(warehouse)
-    con = connect(store)
+    con = connect_with_rollups(store)
     for name in player or ():
         if not has_player(con, name):
             error(f"no player named {name!r} in the warehouse at {warehouse}")

@@ -42,12 +42,13 @@ def _require_current_schema(warehouse: Warehouse) -> None:
         )
 
 
-def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+def connect(warehouse: Warehouse, threads: int | None = None, rollup_views: bool = True) -> duckdb.DuckDBPyConnection:
     """Return a DuckDB connection with one view per warehouse table (``games``, ``rounds``...).
 
     Each view is the staging SQL file of that name over the table's part files; a table with no
-    files yet is an empty view with the declared columns. Raises WarehouseError when the folder
-    holds no warehouse.
+    files yet is an empty view with the declared columns; then the macros and, unless ``rollup_views`` is
+    false (the caller makes them: pipeline.db.rollups), the marts' rollup views. Raises WarehouseError when
+    the folder holds no warehouse.
     """
     if not warehouse.exists():
         raise WarehouseError(f"no warehouse at {warehouse.root} (run `paipu ingest` first)")
@@ -55,17 +56,28 @@ def connect(warehouse: Warehouse, threads: int | None = None) -> duckdb.DuckDBPy
     con = duckdb.connect()
     if threads:
         con.execute(f"set threads = {int(threads)}")
+    files = {table: [str(p) for p in warehouse.table_files(table)] for table in sql_names("staging")}
+    create_views(con, files, rollup_views)
+    return con
+
+
+def create_views(con: duckdb.DuckDBPyConnection, files: Mapping[str, list[str]], rollup_views: bool = True) -> None:
+    """Create in ``con`` the staging view of every table over its part files (table name -> paths; a table with
+    none, or not given, is an empty view with the declared columns), then the macros and, with ``rollup_views``,
+    the rollups' views (pipeline.db.rollups: computed from these views until stored ones are attached)."""
+    from pipeline.db.rollups import create_rollup_views
+
     for table in sql_names("staging"):
-        files = [str(p) for p in warehouse.table_files(table)]
-        if files:
-            con.execute(f"set variable {table}_files = $files", {"files": files})
+        if files.get(table):
+            con.execute(f"set variable {table}_files = $files", {"files": files[table]})
             con.execute(f"create view {table} as {load_sql('staging', table)}")
             if table in GROWING_TABLES:
                 _add_missing_columns(con, table)
         else:
             _view_over_arrow(con, table, arrow_schema(table).empty_table())  # the declared columns, no rows
     _create_macros(con)
-    return con
+    if rollup_views:
+        create_rollup_views(con)
 
 
 GROWING_TABLES = ("manifest",)
@@ -94,9 +106,12 @@ def connect_tables(tables: Mapping[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     rows in the declared schema; a table not given is empty), e.g. a batch's games before they are published."""
     con = duckdb.connect()
     con.execute("set threads = 1")  # a worker's own check of its batch: one core is its share
+    from pipeline.db.rollups import create_rollup_views
+
     for table in sql_names("staging"):
         _view_over_arrow(con, table, tables.get(table, arrow_schema(table).empty_table()))
     _create_macros(con)
+    create_rollup_views(con)
     return con
 
 
@@ -108,7 +123,7 @@ def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table)
 
 
 def _create_macros(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the shared pieces of the marts (pipeline/sql/macros, e.g. grouped_seats), each after the table
+    """Create the shared pieces of the marts (pipeline/sql/macros, e.g. rollup_seats), each after the table
     macros it calls: DuckDB binds a table macro's calls when it is created, so one that fails for want of another
     is tried again once more of them exist. Raises the first error when no macro can be created."""
     pending = list(sql_names("macros"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-SQL_KINDS = ("staging", "macros", "marts", "checks", "audit")
+SQL_KINDS = ("staging", "macros", "rollups", "marts", "checks", "audit")
 """Folders of ``pipeline/sql``."""
 
 

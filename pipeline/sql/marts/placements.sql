@@ -12,28 +12,31 @@
 --   average_final_score  = sum of the final scores (full points) / seats with a final rank (a mean)
 --   average_final_points = sum of the game points the server recorded (uma and oka included) / seats with
 --                          recorded game points (a mean; formats without them, mjai, give none)
-with grouped as (
-    select * from ranked_seats($by)
+with ranked as (
+    -- the seats with final ranks per seat's attributes and rank (rollups/placements), in their group
+    select group_value(with_mode($by), room, year, source, is_hanchan, n_players, name) as group_value, r.*
+    from rollup_placements as r
 ),
 counts as (
+    -- standard errors from exact sums (macros/sample_sd; the game points, in tenths, as decimals)
     select
         group_value,
         max(n_players) as n_players,
-        count(*) as n_seats,
-        sum(final_rank)::bigint as rank_sum,
-        stddev_samp(final_rank) / sqrt(count(*)) as rank_se,
-        count_if(final_rank = 1) as n_rank_1,
-        count_if(final_rank = 2) as n_rank_2,
-        count_if(final_rank = 3) as n_rank_3,
-        count_if(final_rank = 4) as n_rank_4,
-        count_if(final_score < 0) as n_tobi,
-        sum(final_score)::bigint as score_sum,
-        stddev_samp(final_score) / sqrt(count(*)) as score_se,
-        count(final_points) as n_points,
-        -- summed as exact decimals (the servers write tenths): a float sum's last bits depend on the threads' order
-        sum(final_points::decimal(18, 3))::double as points_sum,
-        stddev_samp(final_points) / sqrt(count(final_points)) as points_se
-    from grouped
+        sum(n_seats)::bigint as n_seats,
+        sum(final_rank * n_seats)::bigint as rank_sum,
+        sample_sd(sum(n_seats), sum(final_rank * n_seats), sum(final_rank * final_rank * n_seats))
+            / sqrt(sum(n_seats)) as rank_se,
+        coalesce(sum(n_seats) filter (where final_rank = 1), 0)::bigint as n_rank_1,
+        coalesce(sum(n_seats) filter (where final_rank = 2), 0)::bigint as n_rank_2,
+        coalesce(sum(n_seats) filter (where final_rank = 3), 0)::bigint as n_rank_3,
+        coalesce(sum(n_seats) filter (where final_rank = 4), 0)::bigint as n_rank_4,
+        sum(n_tobi)::bigint as n_tobi,
+        sum(score_sum)::bigint as score_sum,
+        sample_sd(sum(n_seats), sum(score_sum), sum(score_sq)) / sqrt(sum(n_seats)) as score_se,
+        sum(n_points)::bigint as n_points,
+        sum(points_sum)::double as points_sum,
+        decimal_sample_sd(sum(n_points), sum(points_sum), sum(points_sq)) / sqrt(sum(n_points)) as points_se
+    from ranked
     group by group_value
 ),
 final as (

@@ -40,66 +40,10 @@
 -- Every mean carries its standard error (the sample standard deviation over the square root of the count), the
 -- deviation exact from integer sums (macros/sample_sd). The seat-rounds are counted and summed per group and class
 -- (classes: one row per combination of the flags the statistics filter on), then the classes per statistic.
-with facts as (
-    select
-        f.*,
-        f.n_open_calls > 0 as has_call,
-        coalesce(case
-            when f.is_win then f.win_delta - case when f.is_riichi_accepted then 1000 else 0 end
-            when f.is_deal_in then f.deal_in_delta
-            when f.draw_kind is not null and f.is_riichi_accepted then f.draw_delta - 1000
-        end, 0) as mortal_riichi_delta,
-        coalesce(case
-            when f.is_win then f.win_delta
-            when f.is_deal_in then f.deal_in_delta
-            when f.draw_kind is not null then f.draw_delta
-        end, 0) as mortal_call_delta,
-        f.deal_in_delta - case when f.is_riichi_accepted then 1000 else 0 end as riichi_expense
-    from seat_round_facts() as f
-),
-grouped as (
-    select k.group_value, f.* exclude (game_id, seat)
-    from facts as f
-    join seat_group_keys(with_mode($by)) as k
-        on k.game_id = f.game_id and k.seat_key = seat_key(with_mode($by), f.seat)
-),
-classes as (
-    -- the seat-rounds of a group by what they are (every flag a statistic counts or filters on), with the exact
-    -- integer sums of the values averaged: a handful of rows per group, and no per-statistic filter per seat-round
-    select
-        group_value, has_riichi, has_call, is_win, is_deal_in, is_riichi_accepted,
-        draw_kind is not null as is_draw,
-        coalesce(n_riichi_before = 0, false) as is_first_riichi,
-        coalesce(n_riichi_before > 0, false) as is_chasing_riichi,
-        coalesce(n_riichi_after > 0, false) as is_chased_riichi,
-        count(*) as n,
-        count(n_riichi_after) as n_chasers, sum(n_riichi_after) as sum_chasers,
-        sum(n_riichi_after::bigint * n_riichi_after) as sq_chasers,
-        count(riichi_turn) as n_riichi_turn, sum(riichi_turn) as sum_riichi_turn,
-        sum(riichi_turn::bigint * riichi_turn) as sq_riichi_turn,
-        count(score_change) as n_score_change, sum(score_change) as sum_score_change,
-        sum(score_change::bigint * score_change) as sq_score_change,
-        sum(mortal_riichi_delta) as sum_riichi_delta, sum(mortal_riichi_delta::bigint * mortal_riichi_delta)
-            as sq_riichi_delta,
-        count(win_delta) as n_win_delta, sum(win_delta) as sum_win_delta, sum(win_delta::bigint * win_delta)
-            as sq_win_delta,
-        count(riichi_expense) as n_riichi_expense, sum(riichi_expense) as sum_riichi_expense,
-        sum(riichi_expense::bigint * riichi_expense) as sq_riichi_expense,
-        count(n_open_calls) as n_open_calls, sum(n_open_calls) as sum_open_calls,
-        sum(n_open_calls::bigint * n_open_calls) as sq_open_calls,
-        sum(mortal_call_delta) as sum_call_delta, sum(mortal_call_delta::bigint * mortal_call_delta) as sq_call_delta
-    from grouped
-    group by all
-),
-waits as (
-    -- the waits of the riichi hands (riichi.n_waits: after the riichi discard) of the seat-rounds with riichi
-    select k.group_value, count(r.n_waits) as n_riichi_waits_known, count_if(r.n_waits >= 2) as n_multi_wait_riichi
-    from riichi as r
-    semi join (select game_id, round_idx, seat from seat_rounds where has_riichi) as s
-        using (game_id, round_idx, seat)
-    join seat_group_keys(with_mode($by)) as k
-        on k.game_id = r.game_id and k.seat_key = seat_key(with_mode($by), r.seat)
-    group by k.group_value
+with classes as (
+    -- the seat-rounds per class (rollups/player_riichi_calls), in the group of their seat's attributes
+    select group_value(with_mode($by), room, year, source, is_hanchan, n_players, name) as group_value, r.*
+    from rollup_player_riichi_calls as r
 ),
 counts as (
     -- a statistic's count, sum, sum of squares: the classes' added up over the classes it is about
@@ -140,7 +84,9 @@ counts as (
         sum(n) filter (where has_call and is_draw) as n_call_draws,
         sum(n) filter (where has_call) as n_call_delta,
         sum(sum_call_delta) filter (where has_call) as call_delta,
-        sum(sq_call_delta) filter (where has_call) as sq_call_delta
+        sum(sq_call_delta) filter (where has_call) as sq_call_delta,
+        sum(n_riichi_waits_known) as n_riichi_waits_known,
+        sum(n_multi_wait_riichi) as n_multi_wait_riichi
     from classes
     group by group_value
 ),
@@ -174,7 +120,6 @@ measured as (
             ('average_call_score_change', call_delta, n_called, sample_sd(n_call_delta, call_delta, sq_call_delta))
         ]::struct(name varchar, numerator double, denominator bigint, sd double)[], recursive := true)
     from counts
-    left join waits using (group_value)
 ),
 definitions (name, ord, is_mean, definition) as (
     values

@@ -43,55 +43,10 @@
 -- Every mean carries its standard error (the sample standard deviation over the square root of the count), the
 -- deviation exact from integer sums (macros/sample_sd). The seat-rounds are counted and summed per group and class
 -- (classes: one row per combination of the flags the statistics filter on), then the classes per statistic.
-with facts as (
-    select
-        f.*,
-        f.n_open_calls > 0 as has_call,
-        f.win_delta - case when f.has_riichi then 1000 else 0 end as mortal_win_delta,
-        coalesce(f.win_points, 0) as points_won,
-        coalesce(f.win_points, 0) - coalesce(f.deal_in_points, 0) as net_points
-    from seat_round_facts() as f
-),
-grouped as (
-    select k.group_value, f.* exclude (game_id, seat)
-    from facts as f
-    join seat_group_keys(with_mode($by)) as k
-        on k.game_id = f.game_id and k.seat_key = seat_key(with_mode($by), f.seat)
-),
-classes as (
-    -- the seat-rounds of a group by what they are (every flag a statistic counts or filters on), with the exact
-    -- integer sums of the values averaged: a handful of rows per group, and no per-statistic filter per seat-round
-    select
-        group_value, is_dealer, has_riichi, has_call, is_win, is_deal_in,
-        coalesce(is_tsumo, false) as is_tsumo,
-        coalesce(has_ippatsu, false) as has_ippatsu,
-        coalesce(has_ura_dora, false) as has_ura_dora,
-        coalesce(is_yakuman, false) as is_yakuman,
-        coalesce(mortal_win_delta >= case when is_dealer then 48000 else 32000 end, false) as is_yakuman_mortal,
-        deal_in_points is not null as is_ron_off,
-        n_ron_off_dealer > 0 as is_ron_off_dealer,
-        draw_kind is not null as is_draw,
-        coalesce(draw_kind = 'nagashi_mangan' and draw_delta > 0, false) as is_nagashi,
-        count(*) as n,
-        count(n_discards) as n_turn, sum(n_discards) as sum_turn, sum(n_discards::bigint * n_discards) as sq_turn,
-        count(mortal_win_delta) as n_win_delta, sum(mortal_win_delta) as sum_win_delta,
-        sum(mortal_win_delta::bigint * mortal_win_delta) as sq_win_delta,
-        count(deal_in_points) as n_deal_in_points, sum(deal_in_points) as sum_deal_in_points,
-        sum(deal_in_points::bigint * deal_in_points) as sq_deal_in_points,
-        count(deal_in_delta) as n_deal_in_delta, sum(deal_in_delta) as sum_deal_in_delta,
-        sum(deal_in_delta::bigint * deal_in_delta) as sq_deal_in_delta,
-        sum(n_ron_off) as n_ron_off, sum(n_ron_off_riichi) as n_ron_off_riichi,
-        sum(n_ron_off_open) as n_ron_off_open, sum(n_ron_off_dama) as n_ron_off_dama,
-        count(draw_delta) as n_draw_delta, sum(draw_delta) as sum_draw_delta,
-        sum(draw_delta::bigint * draw_delta) as sq_draw_delta,
-        sum(points_won) as sum_win_points, sum(points_won::bigint * points_won) as sq_win_points,
-        sum(net_points) as sum_net_points, sum(net_points::bigint * net_points) as sq_net_points,
-        count(score_change) as n_score_change, sum(score_change) as sum_score_change,
-        sum(score_change::bigint * score_change) as sq_score_change,
-        count(starting_shanten) as n_shanten, sum(starting_shanten) as sum_shanten,
-        sum(starting_shanten::bigint * starting_shanten) as sq_shanten
-    from grouped
-    group by all
+with classes as (
+    -- the seat-rounds per class (rollups/player_wins), in the group of their seat's attributes
+    select group_value(with_mode($by), room, year, source, is_hanchan, n_players, name) as group_value, r.*
+    from rollup_player_wins as r
 ),
 counts as (
     -- a statistic's count, sum, sum of squares: the classes' added up over the classes it is about

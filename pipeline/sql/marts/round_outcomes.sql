@@ -13,41 +13,29 @@
 --   exhaustive_draw_rate_2011_study = exhaustive draws / rounds, both leaving out East 1 honba 0 rounds and
 --                            kyuushu kyuuhai and suufon renda aborts (the definition of a published 2011 Houou
 --                            study, which found 14.67%)
-with game_groups as (
-    -- a game's group; by player, one row per distinct name seated in the game
-    select game_id, group_value from grouped_games($by)
-),
-labelled as (
+with counts as (
+    -- the rounds per game row (rollups/round_outcomes), summed per group: by player each game once per distinct
+    -- name seated in it, otherwise once (macros/rollup_rows)
     select
-        g.group_value,
-        r.game_id, r.end_kind, d.kind,
-        -- the 2011 study's population: not East 1 honba 0, not a kyuushu or suufon abort
-        not (r.round_wind = 0 and r.kyoku = 0 and r.honba = 0)
-            and coalesce(d.kind, '') not in ('kyuushu_kyuuhai', 'suufon_renda') as in_2011_study
-    from rounds as r
-    join game_groups as g using (game_id)
-    left join draws as d using (game_id, round_idx)
-),
-counts as (
-    select
-        group_value,
-        count(distinct game_id) as n_games,
-        count(*) as n_rounds,
-        count(*) as rounds_per_game,
-        count(*) filter (where end_kind = 'win') as win_rate,
-        count(*) filter (where kind = 'exhaustive') as exhaustive_draw_rate,
-        count(*) filter (where kind = 'nagashi_mangan') as nagashi_mangan_rate,
-        count(*) filter (where end_kind = 'draw') as draw_rate,
-        count(*) filter (where kind not in ('exhaustive', 'nagashi_mangan')) as abortive_draw_rate,
-        count(*) filter (where kind = 'kyuushu_kyuuhai') as abortive_rate_kyuushu_kyuuhai,
-        count(*) filter (where kind = 'suufon_renda') as abortive_rate_suufon_renda,
-        count(*) filter (where kind = 'suucha_riichi') as abortive_rate_suucha_riichi,
-        count(*) filter (where kind = 'suukaikan') as abortive_rate_suukaikan,
-        count(*) filter (where kind = 'sanchahou') as abortive_rate_sanchahou,
-        count(*) filter (where in_2011_study and kind = 'exhaustive') as exhaustive_draw_rate_2011_study,
-        count(*) filter (where in_2011_study) as n_rounds_2011_study
-    from labelled
-    group by group_value
+        group_value($by, room, year, source, is_hanchan, n_players, name) as group_value,
+        sum(n_games)::bigint as n_games,
+        sum(n_rounds)::bigint as n_rounds,
+        sum(n_rounds)::bigint as rounds_per_game,
+        sum(win_rate)::bigint as win_rate,
+        sum(exhaustive_draw_rate)::bigint as exhaustive_draw_rate,
+        sum(nagashi_mangan_rate)::bigint as nagashi_mangan_rate,
+        sum(draw_rate)::bigint as draw_rate,
+        sum(abortive_draw_rate)::bigint as abortive_draw_rate,
+        sum(abortive_rate_kyuushu_kyuuhai)::bigint as abortive_rate_kyuushu_kyuuhai,
+        sum(abortive_rate_suufon_renda)::bigint as abortive_rate_suufon_renda,
+        sum(abortive_rate_suucha_riichi)::bigint as abortive_rate_suucha_riichi,
+        sum(abortive_rate_suukaikan)::bigint as abortive_rate_suukaikan,
+        sum(abortive_rate_sanchahou)::bigint as abortive_rate_sanchahou,
+        sum(exhaustive_draw_rate_2011_study)::bigint as exhaustive_draw_rate_2011_study,
+        sum(n_rounds_2011_study)::bigint as n_rounds_2011_study
+    from rollup_round_outcomes
+    where rollup_rows($by, name, is_game_row)
+    group by all
 ),
 definitions (name, ord, per, definition) as (
     values

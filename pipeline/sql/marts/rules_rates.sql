@@ -21,54 +21,36 @@
 --                                     terminal/honor kinds) / first draws
 --   kyuushu_declared_rate           = eligible first draws on which kyuushu kyuuhai was declared / eligible ones
 with round_counts as (
-    -- rounds per group; by player, once per seat held (the rounds the player played), else once per round
-    select g.group_value, count(*) as n_rounds
-    from rounds as r
-    join seat_group_keys($by) as g using (game_id)
+    -- rounds per group (rollups/round_outcomes): by player once per seat held (the rounds the player played),
+    -- else once per round
+    select
+        group_value($by, room, year, source, is_hanchan, n_players, name) as group_value,
+        sum(n_rounds * case when by_player($by) then n_seats else 1 end)::bigint as n_rounds
+    from rollup_round_outcomes
+    where rollup_rows($by, name, is_game_row)
     group by all
 ),
-pass_counts as (
-    select g.group_value, count(*) as n_passes, count_if(has_yaku) as n_passes_with_yaku,
-           count_if(not has_yaku) as n_passes_without_yaku,
-           count(has_yaku) as n_passes_yaku_known
-    from furiten_passes as t
-    join seat_group_keys($by) as g on g.game_id = t.game_id and g.seat_key = seat_key($by, t.seat)
-    group by all
-),
-riichi_counts as (
-    -- the hand right after the riichi discard (derived table riichi)
-    select g.group_value, count(*) as n_riichi, count_if(r.is_own_discard_furiten) as n_furiten
-    from riichi as r
-    join seat_group_keys($by) as g on g.game_id = r.game_id and g.seat_key = seat_key($by, r.seat)
-    where r.is_own_discard_furiten is not null
-    group by all
-),
-tsumo_counts as (
-    -- a tsumo win whose waits just before the winning draw include a kind the winner discarded in the round
-    select g.group_value, count(*) as n_tsumo, count_if(w.is_own_discard_furiten) as n_furiten
-    from win_checks as w
-    join seat_group_keys($by) as g on g.game_id = w.game_id and g.seat_key = seat_key($by, w.seat)
-    where w.is_tsumo
-    group by all
-),
-draw_counts as (
-    select g.group_value,
-           count(*) as n_seats,
-           count_if(is_tenpai) as n_tenpai,
-           count_if(is_tenpai and is_karaten) as n_karaten,
-           count_if(is_pure_karaten) as n_pure
-    from draw_outcomes as t
-    join seat_group_keys($by) as g on g.game_id = t.game_id and g.seat_key = seat_key($by, t.seat)
-    where kind = 'exhaustive'
-    group by all
-),
-kyuushu_counts as (
-    select g.group_value,
-           count(*) as n_first_draws,
-           count_if(is_eligible) as n_eligible,
-           count_if(is_eligible and is_declared) as n_declared
-    from kyuushu as t
-    join seat_group_keys($by) as g on g.game_id = t.game_id and g.seat_key = seat_key($by, t.seat)
+seat_counts as (
+    -- the seats' counts per seat's attributes (rollups/rules_rates), summed per group; a count is null in a group
+    -- without rows of its table
+    select
+        group_value($by, room, year, source, is_hanchan, n_players, name) as group_value,
+        sum(n_passes)::bigint as n_passes,
+        sum(n_passes_with_yaku)::bigint as n_passes_with_yaku,
+        sum(n_passes_without_yaku)::bigint as n_passes_without_yaku,
+        sum(n_passes_yaku_known)::bigint as n_passes_yaku_known,
+        sum(n_riichi)::bigint as n_riichi,
+        sum(n_riichi_furiten)::bigint as n_riichi_furiten,
+        sum(n_tsumo)::bigint as n_tsumo,
+        sum(n_tsumo_furiten)::bigint as n_tsumo_furiten,
+        sum(n_draw_seats)::bigint as n_seats,
+        sum(n_draw_tenpai)::bigint as n_tenpai,
+        sum(n_draw_karaten)::bigint as n_karaten,
+        sum(n_draw_pure)::bigint as n_pure,
+        sum(n_first_draws)::bigint as n_first_draws,
+        sum(n_eligible)::bigint as n_eligible,
+        sum(n_declared)::bigint as n_declared
+    from rollup_rules_rates
     group by all
 ),
 final as (
@@ -76,47 +58,47 @@ final as (
            r.n_rounds as denominator, coalesce(p.n_passes, 0) / r.n_rounds as value, 1 as ord,
            'furiten passes / all rounds (a winning tile let go by a tenpai seat; yaku not considered)'
                as definition
-    from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
+    from round_counts as r left join seat_counts as p on p.group_value is not distinct from r.group_value
     union all
     select 'furiten_passes_with_yaku_per_round', r.group_value, coalesce(p.n_passes_with_yaku, 0), r.n_rounds,
            coalesce(p.n_passes_with_yaku, 0) / r.n_rounds, 1.5,
            'furiten passes on which the win let go would have had a yaku (dora aside) / all rounds'
-    from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
+    from round_counts as r left join seat_counts as p on p.group_value is not distinct from r.group_value
     union all
     select 'furiten_passes_without_yaku_per_round', r.group_value, coalesce(p.n_passes_without_yaku, 0), r.n_rounds,
            coalesce(p.n_passes_without_yaku, 0) / r.n_rounds, 1.6,
            'furiten passes on which the win let go would have had no yaku / all rounds'
-    from round_counts as r left join pass_counts as p on p.group_value is not distinct from r.group_value
+    from round_counts as r left join seat_counts as p on p.group_value is not distinct from r.group_value
     union all
     select 'furiten_passes_with_yaku_share', group_value, n_passes_with_yaku, n_passes_yaku_known,
            n_passes_with_yaku / n_passes_yaku_known, 1.7,
            'furiten passes on which the win let go would have had a yaku (dora aside) / furiten passes'
-    from pass_counts
+    from seat_counts
     where n_passes_yaku_known > 0
     union all
-    select 'riichi_in_furiten_rate', group_value, n_furiten, n_riichi, n_furiten / n_riichi, 2,
+    select 'riichi_in_furiten_rate', group_value, n_riichi_furiten, n_riichi, n_riichi_furiten / n_riichi, 2,
            'riichi declarations with a wait among the declarer''s own discards / riichi declarations'
-    from riichi_counts
+    from seat_counts
     union all
-    select 'tsumo_in_furiten_rate', group_value, n_furiten, n_tsumo, n_furiten / n_tsumo, 2.5,
+    select 'tsumo_in_furiten_rate', group_value, n_tsumo_furiten, n_tsumo, n_tsumo_furiten / n_tsumo, 2.5,
            'tsumo wins by a seat with a wait among its own discards of the round (furiten) / tsumo wins'
-    from tsumo_counts
+    from seat_counts
     union all
     select 'karaten_share_of_tenpai_at_draw', group_value, n_karaten, n_tenpai, n_karaten / n_tenpai, 3,
            'tenpai seats at exhaustive draws with every winning tile visible to them / tenpai seats'
-    from draw_counts
+    from seat_counts
     union all
     select 'pure_karaten_at_draw_rate', group_value, n_pure, n_seats, n_pure / n_seats, 4,
            'seats at exhaustive draws whose every wait is held four times (Tenhou: noten) / seats'
-    from draw_counts
+    from seat_counts
     union all
     select 'kyuushu_eligible_rate', group_value, n_eligible, n_first_draws, n_eligible / n_first_draws, 5,
            'first draws eligible for kyuushu kyuuhai (uninterrupted, 9+ terminal/honor kinds) / first draws'
-    from kyuushu_counts
+    from seat_counts
     union all
     select 'kyuushu_declared_rate', group_value, n_declared, n_eligible, n_declared / n_eligible, 6,
            'eligible first draws on which kyuushu kyuuhai was declared / eligible first draws'
-    from kyuushu_counts
+    from seat_counts
     where n_eligible > 0
 )
 select name, group_value, numerator, denominator, value, definition

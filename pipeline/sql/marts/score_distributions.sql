@@ -7,11 +7,10 @@
 --   han_share_N  = wins at N han / wins (N: 1 ... 12; yaku, dora, ura dora and red fives)
 --   han_share_13_plus = wins at 13 han or more (kazoe yakuman and yakuman) / wins
 with scored as (
-    -- wins counted per group, fu and han bucket: the distributions below read this small table, not the wins
-    select g.group_value, s.fu, least(s.han, 13) as han_bucket, count(*) as n
-    from wins_scored as s
-    join seat_group_keys($by) as g on g.game_id = s.game_id and g.seat_key = seat_key($by, s.seat)
-    where s.points is not null
+    -- wins per group, fu and han bucket (rollups/score_distributions): the distributions below read this small
+    -- table, not the wins
+    select group_value($by, room, year, source, is_hanchan, n_players, name) as group_value, fu, han_bucket, sum(n)::bigint as n
+    from rollup_score_distributions
     group by all
 ),
 group_totals as (

@@ -9,37 +9,18 @@
 --   call_rate          = seat-rounds with at least one chi, pon or open kan (daiminkan) / seat-rounds
 --   average_win_points = points of the seat's wins as recorded (the hand's value before honba and riichi sticks,
 --                        full points) / wins: a mean, not a proportion (numerator: the points, summed)
-with per_key as (
-    -- seat_rounds (written by `paipu derive`) has one row per seat with a hand per round, so a warehouse
-    -- ingested with --no-derive gives no rows here rather than rates of 0. Summed per game (per seat by player)
-    -- first: the join to the groups then reads a row per game, not one per seat-round
+with counts as (
+    -- the seat-rounds per seat's attributes (rollups/seat_outcomes; seat_rounds is written by `paipu derive`, so a
+    -- warehouse ingested with --no-derive gives no rows here rather than rates of 0), summed per group
     select
-        game_id,
-        seat_key($by, seat) as seat_key,
-        count(*) as n_seat_rounds,
-        count_if(is_win) as n_won,
-        coalesce(sum(win_points), 0) as win_points,
-        count_if(is_deal_in) as n_dealt_in,
-        count_if(has_riichi) as n_riichi,
-        count_if(n_open_calls > 0) as n_called
-    from seat_rounds
-    group by all
-),
-grouped as (
-    select g.group_value, s.* exclude (game_id, seat_key)
-    from per_key as s
-    join seat_group_keys($by) as g using (game_id, seat_key)
-),
-counts as (
-    select
-        group_value,
+        group_value($by, room, year, source, is_hanchan, n_players, name) as group_value,
         sum(n_seat_rounds)::bigint as n_seat_rounds,
         sum(n_won)::bigint as n_won,
         sum(win_points)::bigint as win_points,
         sum(n_dealt_in)::bigint as n_dealt_in,
         sum(n_riichi)::bigint as n_riichi,
         sum(n_called)::bigint as n_called
-    from grouped
+    from rollup_seat_outcomes
     group by all
 ),
 final as (

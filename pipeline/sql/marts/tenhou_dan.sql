@@ -20,11 +20,13 @@
 --   average_rank_points_mortal = sum of 90, 45, 0, -135 by final rank / seats of 4-player games (a mean; Mortal's
 --                                avg rank pt: a 7-dan's Houou hanchan points)
 with grouped as (
+    -- the seats with final ranks per seat's attributes and rank (rollups/placements), in their group
     select
-        *,
+        group_value(with_mode($by), room, year, source, is_hanchan, n_players, name) as group_value,
+        r.*,
         source like 'tenhou%' and n_players = 4 and is_hanchan
             and room in ('ippan', 'joukyuu', 'tokujou', 'houou') as is_dan_table
-    from ranked_seats($by)
+    from rollup_placements as r
 ),
 rooms (room, ord, first, second) as (
     values ('ippan', 1, 30, 15), ('joukyuu', 2, 60, 15), ('tokujou', 3, 75, 30), ('houou', 4, 90, 45)
@@ -32,10 +34,10 @@ rooms (room, ord, first, second) as (
 dan_counts as (
     select
         g.group_value, g.room, r.ord, r.first as a, r.second as b,
-        count(*) as n,
-        count_if(g.final_rank = 1) as n1,
-        count_if(g.final_rank = 2) as n2,
-        count_if(g.final_rank = 4) as n4
+        sum(g.n_seats)::bigint as n,
+        coalesce(sum(g.n_seats) filter (where g.final_rank = 1), 0)::bigint as n1,
+        coalesce(sum(g.n_seats) filter (where g.final_rank = 2), 0)::bigint as n2,
+        coalesce(sum(g.n_seats) filter (where g.final_rank = 4), 0)::bigint as n4
     from grouped as g
     join rooms as r using (room)
     where g.is_dan_table
@@ -58,12 +60,17 @@ stable_dan as (
 counts as (
     select
         group_value,
-        count(*) as n_seats,
-        count_if(final_rank <= 2) as n_top_two,
-        count_if(final_rank < n_players) as n_not_last,
-        count(*) filter (where n_players = 4) as n_seats_4p,
-        sum([90, 45, 0, -135][final_rank]) filter (where n_players = 4) as rank_points,
-        stddev_samp([90, 45, 0, -135][final_rank]) filter (where n_players = 4) as rank_points_sd
+        sum(n_seats)::bigint as n_seats,
+        coalesce(sum(n_seats) filter (where final_rank <= 2), 0)::bigint as n_top_two,
+        coalesce(sum(n_seats) filter (where final_rank < n_players), 0)::bigint as n_not_last,
+        coalesce(sum(n_seats) filter (where n_players = 4), 0)::bigint as n_seats_4p,
+        sum([90, 45, 0, -135][final_rank] * n_seats) filter (where n_players = 4) as rank_points,
+        -- exact from integer sums (macros/sample_sd)
+        sample_sd(
+            sum(n_seats) filter (where n_players = 4),
+            sum([90, 45, 0, -135][final_rank] * n_seats) filter (where n_players = 4),
+            sum([8100, 2025, 0, 18225][final_rank] * n_seats) filter (where n_players = 4)
+        ) as rank_points_sd
     from grouped
     group by group_value
 ),

@@ -12,33 +12,33 @@
 --                       / exhaustive draws of three-player games
 -- A group gets the rows of a player count only when it holds an exhaustive draw of that player count; every
 -- N from 0 to the player count is listed (0 where no draw had it), so the shares of a group add up to 1.
-with game_groups as (
-    -- every game with its group(s) and player count: by player one row per distinct player at the table
-    select g.game_id, x.n_players, g.group_value
-    from grouped_games($by) as g
-    join games as x using (game_id)
-),
-seat_counts as (
-    select g.group_value, count(*) as n_seats, count_if(o.is_tenpai) as n_tenpai
-    from draw_outcomes as o
-    join seat_group_keys($by) as g on g.game_id = o.game_id and g.seat_key = seat_key($by, o.seat)
-    where o.kind = 'exhaustive'
+with seat_counts as (
+    -- the seats at exhaustive draws per seat's attributes (rollups/tenpai_at_draw), summed per group
+    select
+        group_value($by, room, year, source, is_hanchan, n_players, name) as group_value,
+        sum(n_seats)::bigint as n_seats,
+        sum(n_tenpai)::bigint as n_tenpai
+    from rollup_tenpai_at_draw
     group by all
 ),
 draw_tenpai as (
-    select g.group_value, g.n_players, o.game_id, o.round_idx, count_if(o.is_tenpai) as n_tenpai
-    from draw_outcomes as o
-    join game_groups as g using (game_id)
-    where o.kind = 'exhaustive'
+    -- the exhaustive draws per player count and seats tenpai (rollups/tenpai_at_draw_draws), summed per group:
+    -- by player each game once per distinct name seated in it, otherwise once (macros/rollup_rows)
+    select
+        group_value($by, room, year, source, is_hanchan, n_players, name) as group_value,
+        n_players, n_tenpai,
+        sum(n_draws)::bigint as n_draws
+    from rollup_tenpai_at_draw_draws
+    where rollup_rows($by, name, is_game_row)
     group by all
 ),
 group_totals as (
-    select group_value, n_players, count(*) as n_draws
+    select group_value, n_players, sum(n_draws)::bigint as n_draws
     from draw_tenpai
     group by all
 ),
 tenpai_counts as (
-    select t.group_value, t.n_players, s.n_tenpai, t.n_draws, count(d.n_tenpai) as n
+    select t.group_value, t.n_players, s.n_tenpai, t.n_draws, coalesce(sum(d.n_draws), 0)::bigint as n
     from group_totals as t
     cross join (select unnest(range(0, 5)) as n_tenpai) as s
     left join draw_tenpai as d
