@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 
 from pipeline.db import load_sql, sql_names
+from pipeline.db.connection import ensure_views
 from pipeline.db.rollups import create_rollup_views, filters_stored, has_stored_rollups, stored_rollup_views
 from pipeline.store.warehouse import Warehouse
 
@@ -307,6 +308,7 @@ def filtered_games(con: duckdb.DuckDBPyConnection, where: str | None) -> Iterato
     if where is None:
         yield
         return
+    ensure_views(con)
     check_where(con, where)
     every_game = load_sql("macros", "counted_games")
     head, found, _ = every_game.rpartition("where true")
@@ -349,6 +351,7 @@ def underived_parts(warehouse: Warehouse) -> list[Path]:
 
 def has_player(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     """True when a seat of some stored game has this player name (the marts' group value: 'unknown' for none)."""
+    ensure_views(con)
     sql = "select count(*) from players where coalesce(name, 'unknown') = $name"
     return con.execute(sql, {"name": name}).fetchall()[0][0] > 0
 

@@ -148,3 +148,27 @@ def test_a_store_another_connection_writes_is_left_alone(tmp_path: Path) -> None
     finally:
         holder.close()
     assert has_stored_rollups(connect_with_rollups(warehouse))
+
+
+def test_a_lazy_connection_makes_its_views_only_when_something_reads_them(real_copy: Warehouse) -> None:
+    con = connect_with_rollups(real_copy, lazy=True)
+    views = "select count(*) from duckdb_views() where view_name = 'games'"
+    assert has_stored_rollups(con) and con.execute(views).fetchone() == (0,)
+    assert all_stats(con) == all_stats(connect(real_copy))  # the marts read the stored totals alone
+    assert con.execute(views).fetchone() == (0,)
+    assert every_stat(con, "n_rounds >= 10") == every_stat(connect(real_copy), "n_rounds >= 10")
+    assert con.execute(views).fetchone() == (1,)  # made for the --where, the stored totals read again after it
+    assert has_stored_rollups(con) and all_stats(con) == all_stats(connect(real_copy))
+
+
+def test_totals_missing_after_a_change_are_made_again(tmp_path: Path) -> None:
+    files = sorted(p for p in SAMPLE.rglob("*") if p.is_file() and p.name != "README.md")[:2]
+    warehouse = sample_warehouse(tmp_path, files)
+    assert refresh_rollups(warehouse)
+    writer = duckdb.connect(str(store_path(warehouse)))
+    writer.execute("drop table rollup_totals")  # as a run killed between its chunks and its totals leaves it
+    writer.close()
+    assert not attach_rollups(connect(warehouse), warehouse)
+    assert refresh_rollups(warehouse)
+    con = connect_with_rollups(warehouse)
+    assert has_stored_rollups(con) and every_stat(con) == every_stat(connect(warehouse))

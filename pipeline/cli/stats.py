@@ -98,6 +98,7 @@ def stats_command(
 ) -> None:
     """Print the statistics of every mart (round outcomes, seats, placements, tenpai, furiten, kyuushu, scoring),
     each with its numerator, denominator, 95% interval (a mean: its standard error) and definition."""
+    from pipeline.db.connection import ensure_views
     from pipeline.db.rollups import connect_with_rollups
     from pipeline.statistics import all_stats, has_player, parse_by
     from pipeline.store.warehouse import Warehouse
@@ -113,7 +114,7 @@ def stats_command(
     _check_plot_options(plot, dpi)
     players = player or []
     _check_stats_options(by, keys, players, wide, as_json)
-    con = connect_with_rollups(Warehouse(warehouse))
+    con = connect_with_rollups(Warehouse(warehouse), lazy=True)  # the views only when something reads them
     for name in players:
         if not has_player(con, name):
             error(f"no player named {name!r} in the warehouse at {warehouse}")
@@ -129,6 +130,7 @@ def stats_command(
         raise typer.Exit(EXIT_USAGE) from None
     _render_stats(stats, as_json, as_csv, wide or len(players) > 1)
     if plot is not None:
+        ensure_views(con)
         _write_charts(con, plot, keys, dpi, derived)
     if not derived:
         raise typer.Exit(EXIT_NOT_DERIVED)

@@ -42,12 +42,16 @@ def _require_current_schema(warehouse: Warehouse) -> None:
         )
 
 
-def connect(warehouse: Warehouse, threads: int | None = None, rollup_views: bool = True) -> duckdb.DuckDBPyConnection:
+def connect(
+    warehouse: Warehouse, threads: int | None = None, rollup_views: bool = True, lazy: bool = False
+) -> duckdb.DuckDBPyConnection:
     """Return a DuckDB connection with one view per warehouse table (``games``, ``rounds``...).
 
     Each view is the staging SQL file of that name over the table's part files; a table with no
     files yet is an empty view with the declared columns; then the macros and, unless ``rollup_views`` is
-    false (the caller makes them: pipeline.db.rollups), the marts' rollup views. Raises WarehouseError when
+    false (the caller makes them: pipeline.db.rollups), the marts' rollup views. ``lazy``: only the macros
+    that read no table now, the views and the rest when ensure_views is called (binding a view over many part
+    files reads every file's footer: `paipu stats` from stored rollups needs none). Raises WarehouseError when
     the folder holds no warehouse.
     """
     if not warehouse.exists():
@@ -56,9 +60,29 @@ def connect(warehouse: Warehouse, threads: int | None = None, rollup_views: bool
     con = duckdb.connect()
     if threads:
         con.execute(f"set threads = {int(threads)}")
+    if lazy:
+        _create_macros(con, tolerant=True)
+        con.execute(f"set variable {PENDING} = $root", {"root": str(warehouse.root)})
+        return con
     files = {table: [str(p) for p in warehouse.table_files(table)] for table in sql_names("staging")}
     create_views(con, files, rollup_views)
     return con
+
+
+PENDING = "paipu_views_pending"
+"""The variable a lazy connection (connect(lazy=True)) holds its warehouse's folder in until ensure_views."""
+
+
+def ensure_views(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the staging views and every macro of a lazy connection (connect(lazy=True)), once; no-op for any
+    other. The rollup views are left as they are (stored ones, or made by the caller)."""
+    pending = con.execute(f"select getvariable('{PENDING}')").fetchone()
+    if pending is None or pending[0] is None:
+        return
+    warehouse = Warehouse(pending[0])
+    files = {table: [str(p) for p in warehouse.table_files(table)] for table in sql_names("staging")}
+    create_views(con, files, rollup_views=False)
+    con.execute(f"set variable {PENDING} = null")
 
 
 def create_views(con: duckdb.DuckDBPyConnection, files: Mapping[str, list[str]], rollup_views: bool = True) -> None:
@@ -122,10 +146,11 @@ def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table)
     con.execute(f"create view {table} as {sql}")
 
 
-def _create_macros(con: duckdb.DuckDBPyConnection) -> None:
+def _create_macros(con: duckdb.DuckDBPyConnection, tolerant: bool = False) -> None:
     """Create the shared pieces of the marts (pipeline/sql/macros, e.g. rollup_seats), each after the table
     macros it calls: DuckDB binds a table macro's calls when it is created, so one that fails for want of another
-    is tried again once more of them exist. Raises the first error when no macro can be created."""
+    is tried again once more of them exist. Raises the first error when no macro can be created, unless
+    ``tolerant`` (a lazy connection without its views yet: those that read a table are left for later)."""
     pending = list(sql_names("macros"))
     while pending:
         failed: list[tuple[str, duckdb.CatalogException]] = []
@@ -135,6 +160,8 @@ def _create_macros(con: duckdb.DuckDBPyConnection) -> None:
             except duckdb.CatalogException as exc:  # calls a macro not created yet
                 failed.append((macro, exc))
         if len(failed) == len(pending):
+            if tolerant:
+                return
             raise failed[0][1]
         pending = [macro for macro, _ in failed]
 

@@ -18,6 +18,7 @@ before it reads it; ingest, derive and compact refresh it when it exists.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,13 +82,14 @@ def current_parts(warehouse: Warehouse) -> dict[str, str]:
     ``source=tenhou_xml/year=2021/part-x.parquet``, as the games table holds it) -> its identity: the size,
     modification time and inode of its file in every table that has one (a rewritten, derived or compacted part
     gets a new identity)."""
+    games = warehouse.root / "games"
     parts: dict[str, str] = {}
     for games_file in warehouse.table_files("games"):
-        relative = games_file.relative_to(warehouse.root / "games").as_posix()
+        relative = games_file.relative_to(games).as_posix()
         stamps = []
         for table in PART_TABLES:
             try:
-                stat = (warehouse.root / table / relative).stat()
+                stat = os.stat(f"{warehouse.root}/{table}/{relative}")
             except FileNotFoundError:
                 continue
             stamps.append(f"{table}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}")
@@ -95,12 +97,14 @@ def current_parts(warehouse: Warehouse) -> dict[str, str]:
     return parts
 
 
-def refresh_rollups(warehouse: Warehouse) -> bool:
-    """Bring the warehouse's stored rollups in step with its part files (creating the store when absent):
-    drop the chunks any of whose parts changed or went, compute the parts no chunk holds in new chunks of about
-    CHUNK_GAMES games, each chunk in one transaction. Return True when the store is in step, False when it could
-    not be written (another process holds it, a read-only folder): the statistics then read the Parquet."""
-    parts = current_parts(warehouse)
+def refresh_rollups(warehouse: Warehouse, parts: dict[str, str] | None = None) -> bool:
+    """Bring the warehouse's stored rollups in step with its part files (``parts``: current_parts, computed when
+    not given), creating the store when absent: drop the chunks any of whose parts changed or went, compute the
+    parts no chunk holds in new chunks of about CHUNK_GAMES games, each chunk in one transaction, then the totals
+    when a chunk changed (what a connection reads). Return True when the store is in step, False when it could
+    not be written (another connection writes or reads it, a read-only folder): the statistics then read the
+    Parquet."""
+    parts = current_parts(warehouse) if parts is None else parts
     try:
         with _attached_store(warehouse) as con:
             _reset_if_other_version(con)
@@ -109,6 +113,9 @@ def refresh_rollups(warehouse: Warehouse) -> bool:
         for chunk in _chunks(warehouse, [part for part in sorted(parts) if part not in held]):
             with _attached_store(warehouse, chunk) as con:
                 _store_chunk(con, chunk, parts)
+        with _attached_store(warehouse) as con:
+            if not _store_has(con, "rollup_totals"):  # dropped with every change of the chunks
+                _store_totals(con)
     except duckdb.Error:  # another connection, of this process or another, is writing or reading it
         return False
     return True
@@ -171,7 +178,7 @@ def _reset_if_other_version(con: duckdb.DuckDBPyConnection) -> None:
 
 def _drop_stale_chunks(con: duckdb.DuckDBPyConnection, parts: dict[str, str]) -> None:
     """Delete every chunk of the store one of whose parts is gone or has another identity (its other parts are
-    then computed again in a new chunk)."""
+    then computed again in a new chunk), and the totals with them."""
     held = con.execute(f"select chunk, part, identity from {STORE_ALIAS}.rollup_chunks").fetchall()
     stale = sorted({chunk for chunk, part, identity in held if parts.get(part) != identity})
     if not stale:
@@ -180,6 +187,7 @@ def _drop_stale_chunks(con: duckdb.DuckDBPyConnection, parts: dict[str, str]) ->
     for table in ("rollup_chunks", *(f"rollup_{name}" for name in rollup_names())):
         if _store_has(con, table):
             con.execute(f"delete from {STORE_ALIAS}.{table} where list_contains($stale, chunk)", {"stale": stale})
+    con.execute(f"drop table if exists {STORE_ALIAS}.rollup_totals")  # the totals are out of step
     con.execute("commit")
 
 
@@ -221,6 +229,33 @@ def _store_chunk(con: duckdb.DuckDBPyConnection, chunk: list[str], parts: dict[s
         f"insert into {STORE_ALIAS}.rollup_chunks select $chunk, unnest($parts), unnest($ids)",
         {"chunk": number, "parts": chunk, "ids": [parts[part] for part in chunk]},
     )
+    con.execute(f"drop table if exists {STORE_ALIAS}.rollup_totals")  # the totals are out of step
+    con.execute("commit")
+
+
+MEASURE_TYPES = ("BIGINT", "HUGEINT", "DECIMAL(38,")
+"""The types of a rollup's measures (its counts and sums: DuckDB's count and sum give these); every column of
+another type is one of its keys (attributes, flags, small integer keys cast to INTEGER or narrower)."""
+
+
+def _store_totals(con: duckdb.DuckDBPyConnection) -> None:
+    """Replace the store's totals (``total_<name>``: every rollup's chunks summed per key, what a connection reads)
+    and mark them made (the table rollup_totals), in one transaction."""
+    con.execute("begin")
+    for name in rollup_names():
+        if not _store_has(con, f"rollup_{name}"):
+            continue
+        columns = con.execute(f"describe {STORE_ALIAS}.rollup_{name}").fetchall()
+        select = ", ".join(
+            f"sum({column})::{kind} as {column}" if kind.startswith(MEASURE_TYPES) else column
+            for column, kind, *_ in columns
+            if column != "chunk"
+        )
+        con.execute(
+            f"create or replace table {STORE_ALIAS}.total_{name} as "
+            f"select {select} from {STORE_ALIAS}.rollup_{name} group by all"
+        )
+    con.execute(f"create or replace table {STORE_ALIAS}.rollup_totals (made boolean)")
     con.execute("commit")
 
 
@@ -230,12 +265,14 @@ def _next_chunk(con: duckdb.DuckDBPyConnection) -> int:
     return int(found[0]) if found else 1
 
 
-def attach_rollups(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> bool:
-    """Copy the warehouse's stored rollups into ``con`` (tables ``stored_rollup_<name>``, read from the store
+def attach_rollups(con: duckdb.DuckDBPyConnection, warehouse: Warehouse, parts: dict[str, str] | None = None) -> bool:
+    """Copy the warehouse's stored totals into ``con`` (tables ``stored_rollup_<name>``, read from the store
     attached read-only for the copy alone: no other connection, in this process or another, is kept from the
     store) and point its rollup views at them, when the store exists, is this paipu's version and holds exactly
-    the warehouse's current parts; return whether it did. Otherwise the views stay computed from the Parquet (a
-    store another connection is writing cannot be read)."""
+    the warehouse's current parts (``parts``: current_parts, computed when not given); return whether it did.
+    Otherwise the views stay computed from the Parquet (a store another connection writes cannot be read)."""
+    from pipeline.db.connection import ensure_views
+
     path = store_path(warehouse)
     if not path.exists():
         return False
@@ -244,11 +281,12 @@ def attach_rollups(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> bool
     except duckdb.Error:  # being written, or attached for writing by another connection of this process
         return False
     try:
-        if not _in_step(con, warehouse):
+        if not _in_step(con, current_parts(warehouse) if parts is None else parts):
             return False
         for name in rollup_names():
-            source = f"select * exclude (chunk) from {STORE_ALIAS}.rollup_{name}"
-            if not _store_has(con, f"rollup_{name}"):  # no chunk was ever stored: an empty warehouse
+            source = f"select * from {STORE_ALIAS}.total_{name}"
+            if not _store_has(con, f"total_{name}"):  # no chunk was ever stored: an empty warehouse
+                ensure_views(con)
                 source = f"select * from ({load_sql('rollups', name)}) limit 0"
             con.execute(f"create or replace table stored_rollup_{name} as {source}")
     finally:
@@ -257,15 +295,15 @@ def attach_rollups(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> bool
     return True
 
 
-def _in_step(con: duckdb.DuckDBPyConnection, warehouse: Warehouse) -> bool:
-    """Whether the attached store is this paipu's version and holds exactly the current parts."""
+def _in_step(con: duckdb.DuckDBPyConnection, parts: dict[str, str]) -> bool:
+    """Whether the attached store is this paipu's version, holds exactly the current parts and their totals."""
     if not _store_has(con, "meta") or not _store_has(con, "rollup_chunks"):
         return False
     version = con.execute(f"select version from {STORE_ALIAS}.meta").fetchone()
     if version is None or version[0] != rollups_version():
         return False
     held = dict(con.execute(f"select part, identity from {STORE_ALIAS}.rollup_chunks").fetchall())
-    return held == current_parts(warehouse)
+    return held == parts and _store_has(con, "rollup_totals")
 
 
 def has_stored_rollups(con: duckdb.DuckDBPyConnection) -> bool:
@@ -297,13 +335,16 @@ def filters_stored(con: duckdb.DuckDBPyConnection, predicate: str) -> bool:
     return True
 
 
-def connect_with_rollups(warehouse: Warehouse) -> duckdb.DuckDBPyConnection:
+def connect_with_rollups(warehouse: Warehouse, lazy: bool = False) -> duckdb.DuckDBPyConnection:
     """Return ``pipeline.db.connect(warehouse)`` with the warehouse's stored rollups refreshed (refresh_rollups:
     made when absent) and attached when that succeeded: the connection `paipu stats` and `paipu report` read.
-    Raises WarehouseError as connect does."""
-    from pipeline.db.connection import connect
+    ``lazy``: the views over the part files are made only when ensure_views is called (or the stored rollups
+    could not be read), as connect(lazy=True). Raises WarehouseError as connect does."""
+    from pipeline.db.connection import connect, ensure_views
 
-    con = connect(warehouse, rollup_views=False)
-    if not (refresh_rollups(warehouse) and attach_rollups(con, warehouse)):
+    con = connect(warehouse, rollup_views=False, lazy=lazy)
+    parts = current_parts(warehouse)
+    if not (refresh_rollups(warehouse, parts) and attach_rollups(con, warehouse, parts)):
+        ensure_views(con)
         create_rollup_views(con)
     return con

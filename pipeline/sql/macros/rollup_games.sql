@@ -6,12 +6,12 @@
 -- A table macro: rollup_games().
 create or replace macro rollup_games() as table
 with names as (
-    select game_id, coalesce(name, 'unknown') as name, count(*) as n_seats
+    select game_id, coalesce(name, 'unknown') as name, count(*)::integer as n_seats
     from players
     group by all
 )
 select
-    g.game_id, n.name, coalesce(n.n_seats, 0) as n_seats,
+    g.game_id, n.name, coalesce(n.n_seats, 0)::integer as n_seats,
     row_number() over (partition by g.game_id order by n.name) = 1 as is_game_row,
     g.source, g.year, g.room, g.n_players, g.is_hanchan, g.has_red_fives, g.has_kuitan, g.is_fast, g.is_vs_humans,
     g.is_custom_rule, g.is_server_log, g.is_complete

@@ -2,7 +2,7 @@
 -- game counted per how many seats were tenpai at them (Tenhou's rule) and per game row (macros/rollup_games).
 -- Additive over games (pipeline/db/rollups.py).
 with draw_tenpai as (
-    select game_id, round_idx, count_if(is_tenpai) as n_tenpai
+    select game_id, round_idx, count_if(is_tenpai)::integer as n_tenpai
     from draw_outcomes
     where kind = 'exhaustive'
     group by all
