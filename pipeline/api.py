@@ -32,6 +32,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.db import connect, load_sql, sql_names
+from pipeline.db.rollups import attach_rollups, refresh_rollups, store_path
 from pipeline.errors import PaipuError
 from pipeline.schema import ALL_TABLES
 from pipeline.statistics import DERIVED_MARTS, NOT_DERIVED, all_stats, has_player, parse_by, underived_parts
@@ -87,13 +88,22 @@ class PaipuWarehouse:
     def __init__(self, root: Path | str = DEFAULT_WAREHOUSE) -> None:
         self.warehouse = Warehouse(root)
         self._generation = generation(self.warehouse.root)
-        self.con: duckdb.DuckDBPyConnection = connect(self.warehouse)
+        self.con: duckdb.DuckDBPyConnection = self._connect()
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        """A connection with every view; the marts read the warehouse's stored rollups when `paipu stats` made
+        them (refreshed first: pipeline.db.rollups), else compute them from the Parquet (never made here: making
+        them over a large warehouse takes minutes a notebook did not ask for)."""
+        con = connect(self.warehouse)
+        if store_path(self.warehouse).exists() and refresh_rollups(self.warehouse):
+            attach_rollups(con, self.warehouse)
+        return con
 
     def _current(self) -> duckdb.DuckDBPyConnection:
         """The connection, opened again when a batch was published since it was (call under ``reading``)."""
         now = generation(self.warehouse.root)
         if now != self._generation:
-            self.con, self._generation = connect(self.warehouse), now
+            self.con, self._generation = self._connect(), now
         return self.con
 
     def sql(self, query: str, params: dict[str, Any] | None = None, as_: Result = "pandas") -> Frame:
@@ -224,4 +234,3 @@ def show_table(title: str, table: pd.DataFrame) -> None:
         display(table)
     else:
         print(table.to_string(index=not isinstance(table.index, pd.RangeIndex)))
-

@@ -10,8 +10,9 @@ import duckdb
 import pytest
 
 from pipeline.compact import compact
-from pipeline.db import connect
+from pipeline.db import connect, load_sql, query
 from pipeline.db.rollups import (
+    ROLLUP_GAME_COLUMNS,
     STORE_ALIAS,
     attach_rollups,
     connect_with_rollups,
@@ -19,6 +20,7 @@ from pipeline.db.rollups import (
     filters_stored,
     has_stored_rollups,
     refresh_rollups,
+    rollup_names,
     store_path,
 )
 from pipeline.derive.run import derive
@@ -172,3 +174,26 @@ def test_totals_missing_after_a_change_are_made_again(tmp_path: Path) -> None:
     assert refresh_rollups(warehouse)
     con = connect_with_rollups(warehouse)
     assert has_stored_rollups(con) and every_stat(con) == every_stat(connect(warehouse))
+
+
+def test_every_rollup_keeps_the_columns_a_where_may_filter_it_by(real_copy: Warehouse) -> None:
+    con = connect(real_copy)
+    for name in rollup_names():
+        columns = {row[0] for row in con.execute(f"describe rollup_{name}").fetchall()}
+        assert set(ROLLUP_GAME_COLUMNS) <= columns, name
+
+
+def test_notebooks_read_the_stored_rollups_once_paipu_stats_made_them(tmp_path: Path) -> None:
+    from pipeline.api import PaipuWarehouse
+
+    files = sorted(p for p in SAMPLE.rglob("*") if p.is_file() and p.name != "README.md")[:2]
+    warehouse = sample_warehouse(tmp_path, files)
+    opened = PaipuWarehouse(warehouse.root)
+    assert not has_stored_rollups(opened.con) and not store_path(warehouse).exists()  # never made by a notebook
+    assert refresh_rollups(warehouse)
+    opened = PaipuWarehouse(warehouse.root)
+    assert has_stored_rollups(opened.con)
+    stored = opened.mart("player_wins", by="room", as_="arrow").to_pylist()
+    from_parquet = connect(warehouse)
+    expected = query(from_parquet, load_sql("marts", "player_wins"), {"by": "room"})
+    assert stored and stored == expected.to_pylist()

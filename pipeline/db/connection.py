@@ -76,10 +76,11 @@ PENDING = "paipu_views_pending"
 def ensure_views(con: duckdb.DuckDBPyConnection) -> None:
     """Create the staging views and every macro of a lazy connection (connect(lazy=True)), once; no-op for any
     other. The rollup views are left as they are (stored ones, or made by the caller)."""
-    pending = con.execute(f"select getvariable('{PENDING}')").fetchone()
-    if pending is None or pending[0] is None:
+    # fetchall: a result left unread would keep the connection from DuckDB's relation API (con.sql)
+    [(pending,)] = con.execute(f"select getvariable('{PENDING}')").fetchall()
+    if pending is None:
         return
-    warehouse = Warehouse(pending[0])
+    warehouse = Warehouse(pending)
     files = {table: [str(p) for p in warehouse.table_files(table)] for table in sql_names("staging")}
     create_views(con, files, rollup_views=False)
     con.execute(f"set variable {PENDING} = null")

@@ -8,8 +8,9 @@ Parquet views, so a mart always answers from the Parquet.
 
 Over a large warehouse that is most of the time of `paipu stats`; so the rollups are also stored, per chunk of
 part files, in a DuckDB database in the warehouse (STORE_NAME). ``refresh_rollups`` brings it in step with the
-part files (a chunk whose parts changed, were compacted or removed is computed again; new parts make new chunks)
-and ``attach_rollups`` points a connection's rollup views at it when it is in step. The Parquet stays the source
+part files (a chunk whose parts changed, were compacted or removed is computed again; new parts make new chunks;
+then every rollup's chunks are summed per key into its totals), and ``attach_rollups`` copies the totals into a
+connection and points its rollup views at them when the store is in step. The Parquet stays the source
 of truth: the store is a cache that any paipu can rebuild, and a store that is missing, locked by another
 process, not writable or out of step is never read (the views stay on the Parquet). `paipu stats` refreshes it
 before it reads it; ingest, derive and compact refresh it when it exists.
@@ -51,7 +52,8 @@ PART_TABLES = tuple(table for table in ALL_TABLES if table != "manifest")
 
 
 def rollup_names() -> list[str]:
-    """Return the names of the rollups (the files of ``pipeline/sql/rollups``: each named after its mart)."""
+    """Return the names of the rollups (the files of ``pipeline/sql/rollups``: each named after the mart that
+    reads it)."""
     return sql_names("rollups")
 
 
@@ -163,10 +165,8 @@ def _reset_if_other_version(con: duckdb.DuckDBPyConnection) -> None:
             "select table_name from duckdb_tables() where database_name = $db", {"db": STORE_ALIAS}
         ).fetchall()
     }
-    if "meta" in tables:
-        stored = con.execute(f"select version from {STORE_ALIAS}.meta").fetchone()
-        if stored is not None and stored[0] == version:
-            return
+    if "meta" in tables and con.execute(f"select version from {STORE_ALIAS}.meta").fetchall() == [(version,)]:
+        return
     con.execute("begin")
     for table in tables:
         con.execute(f"drop table {STORE_ALIAS}.{table}")
@@ -193,11 +193,8 @@ def _drop_stale_chunks(con: duckdb.DuckDBPyConnection, parts: dict[str, str]) ->
 
 def _store_has(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     """Whether the attached store has the table."""
-    found = con.execute(
-        "select count(*) from duckdb_tables() where database_name = $db and table_name = $t",
-        {"db": STORE_ALIAS, "t": table},
-    ).fetchone()
-    return bool(found and found[0])
+    sql = "select count(*) from duckdb_tables() where database_name = $db and table_name = $t"
+    return con.execute(sql, {"db": STORE_ALIAS, "t": table}).fetchall() == [(1,)]
 
 
 def _chunks(warehouse: Warehouse, parts: list[str]) -> Iterable[list[str]]:
@@ -261,8 +258,7 @@ def _store_totals(con: duckdb.DuckDBPyConnection) -> None:
 
 def _next_chunk(con: duckdb.DuckDBPyConnection) -> int:
     """Return a chunk number the store has not used."""
-    found = con.execute(f"select coalesce(max(chunk), 0) + 1 from {STORE_ALIAS}.rollup_chunks").fetchone()
-    return int(found[0]) if found else 1
+    return int(con.execute(f"select coalesce(max(chunk), 0) + 1 from {STORE_ALIAS}.rollup_chunks").fetchall()[0][0])
 
 
 def attach_rollups(con: duckdb.DuckDBPyConnection, warehouse: Warehouse, parts: dict[str, str] | None = None) -> bool:
@@ -299,8 +295,7 @@ def _in_step(con: duckdb.DuckDBPyConnection, parts: dict[str, str]) -> bool:
     """Whether the attached store is this paipu's version, holds exactly the current parts and their totals."""
     if not _store_has(con, "meta") or not _store_has(con, "rollup_chunks"):
         return False
-    version = con.execute(f"select version from {STORE_ALIAS}.meta").fetchone()
-    if version is None or version[0] != rollups_version():
+    if con.execute(f"select version from {STORE_ALIAS}.meta").fetchall() != [(rollups_version(),)]:
         return False
     held = dict(con.execute(f"select part, identity from {STORE_ALIAS}.rollup_chunks").fetchall())
     return held == parts and _store_has(con, "rollup_totals")
@@ -308,11 +303,9 @@ def _in_step(con: duckdb.DuckDBPyConnection, parts: dict[str, str]) -> bool:
 
 def has_stored_rollups(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether ``con`` holds the stored rollups (attach_rollups copied them)."""
-    found = con.execute(
-        "select count(*) from duckdb_tables() where database_name = 'memory' and table_name = $t",
-        {"t": f"stored_rollup_{rollup_names()[0]}"},
-    ).fetchone()
-    return bool(found and found[0])
+    sql = "select count(*) from duckdb_tables() where database_name = 'memory' and table_name = $t"
+    # fetchall: a result left unread would keep the connection from DuckDB's relation API (con.sql)
+    return con.execute(sql, {"t": f"stored_rollup_{rollup_names()[0]}"}).fetchall() == [(1,)]
 
 
 def stored_rollup_views(con: duckdb.DuckDBPyConnection, predicate: str | None) -> None:
