@@ -98,9 +98,7 @@ def _encode_parsed(events: Events, start: int) -> np.ndarray:
     return np.frombuffer(flat, dtype=np.int64).reshape(n, k.IN_WIDTH) if n else np.zeros((0, k.IN_WIDTH), np.int64)
 
 
-def play_compiled(
-    replay: KyokuReplay, events: Events, start: int, lines: np.ndarray | None = None
-) -> int:
+def play_compiled(replay: KyokuReplay, events: Events, start: int, lines: np.ndarray | None = None) -> int:
     """Apply the kyoku's events from ``start`` with the kernel (a kyoku just started, every hand shown; ``lines``:
     the file's rows from lines.line_rows when it gave them); return how many were applied (0: kernel not used)."""
     rnd = replay.round
@@ -213,9 +211,12 @@ class GamePlay:
         index = np.arange(first, first + n, dtype=np.int64)
         result = k.play_game(rows, index, begin, end, deals, st0)
         self.done = result[0].tolist()
-        dealt, held, _, used, self.melds, n_melds, self.meld_from = result[1:8]
+        dealt, held, _, used, melds, n_melds, meld_from = result[1:8]
         self.dealt, self.n_melds, self.n_kita, self.last_draw, self.draw_pos, self.st = (
             a.tolist() for a in (dealt[:, :, :13], n_melds, *result[8:12]))  # fmt: skip
+        made = np.arange(k.MAX_MELDS) < n_melds[:, :, None]  # every kyoku's seats' melds in a row, where each starts
+        self.melds = [[t for t in m if t >= 0] for m in melds[made].tolist()]
+        self.meld_from, self.meld_at = meld_from[made].tolist(), [0, *np.cumsum(n_melds).tolist()]
         self.first_dora = dealt[:, 0, 13].tolist()
         kept = held >= 0  # a hand's tiles come first, -1 after them (a deal refused part way: its first tiles)
         self.held = held[kept].tolist()  # every hand's tiles in a row, and where each kyoku's seat's start
@@ -243,11 +244,10 @@ class GamePlay:
         replay.held = [held[at[s] : at[s + 1]] for s in range(4)]
         kinds, masks, cut = self.used
         replay.alloc.used = dict(zip(kinds[cut[j] : cut[j + 1]], masks[cut[j] : cut[j + 1]], strict=True))
-        meld_counts, melds, froms = self.n_melds[j], self.melds, self.meld_from
-        if any(meld_counts):
-            melds, froms = melds[j].tolist(), froms[j].tolist()
-            rnd.melds = [[[t for t in m if t >= 0] for m in melds[s][: meld_counts[s]]] for s in range(4)]
-            replay.meld_from = [froms[s][: meld_counts[s]] for s in range(4)]
+        if any(self.n_melds[j]):
+            melds, froms, at = self.melds, self.meld_from, self.meld_at[4 * j : 4 * j + 5]
+            rnd.melds = [melds[at[s] : at[s + 1]] for s in range(4)]
+            replay.meld_from = [froms[at[s] : at[s + 1]] for s in range(4)]
         rnd.n_kita, replay.last_draw, replay.draw_pos = self.n_kita[j], self.last_draw[j], self.draw_pos[j]
         st = self.st[j]
         replay.last_given, replay.given_by = st[k.ST_GIVEN], st[k.ST_GIVER]

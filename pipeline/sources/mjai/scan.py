@@ -57,7 +57,7 @@ _ODD[[0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0xC2, 0xE2]] = True
 _ODD[10] = True
 
 
-@njit
+@njit(_nrt=False)
 def _odd_break(buf: np.ndarray, i: int, end: int) -> bool:
     """Whether the byte at ``i`` (an _ODD one) starts a line break this pass does not cut at."""
     c = buf[i]
@@ -70,7 +70,7 @@ def _odd_break(buf: np.ndarray, i: int, end: int) -> bool:
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _plain_string(buf: np.ndarray, i: int, end: int) -> int:
     """The closing quote of the string whose body starts at ``i``; -1 when it holds a backslash or a control
     character or is not closed."""
@@ -84,7 +84,7 @@ def _plain_string(buf: np.ndarray, i: int, end: int) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _plain_scalar(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     """Read the scalar at ``i``: out = (kind, value, red) with kind 0 string (value: its end), 1 integer, 2 true,
     3 false or null. Returns the position after it, -1 when it is not a plain scalar."""
@@ -126,7 +126,7 @@ def _plain_scalar(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.ndarray, red: np.ndarray,
                  scalar: np.ndarray) -> int:  # fmt: skip
     """Read the line buf[a:b] (``{`` ... ``}``) as a plain play event (the module docstring) into ``f`` (the
@@ -225,7 +225,7 @@ def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.nd
     return flags | (ACTOR_3 if actor_3 else 0) | (name << 2)
 
 
-@njit
+@njit(_nrt=False)
 def _one_object(buf: np.ndarray, a: int, b: int) -> bool:
     """Whether buf[a:b] (starting with ``{``) is one bracketed value, closed at its last byte, strings closed."""
     depth, i = 0, a

@@ -10,7 +10,7 @@ from pipeline.sources.tenhou_json.replay_kernel import replay_first_choice
 from rules.compiled import njit
 
 
-@njit
+@njit(_nrt=False)
 def _copy(numbered: tuple, r: int, o: int, d0: int, u0: int, out: np.ndarray, start: np.ndarray,
           dora_ids: np.ndarray, ura_ids: np.ndarray, held: np.ndarray, melds: np.ndarray,
           counts: np.ndarray) -> None:  # fmt: skip
