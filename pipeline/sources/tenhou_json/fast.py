@@ -23,6 +23,7 @@ from pipeline.sources.tenhou_json.tiles import RoundIds
 from rules.hands import CODE
 
 _AFTER = {"draw": 0, "discard": 1}
+RIICHI, ACCEPTED = CODE["riichi"], CODE["riichi_accepted"]
 
 
 def _ints() -> array:
@@ -98,6 +99,7 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, 2])]
     per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, n_kita_l = lists
     hand_len = game.hand_len
+    riichi, accepted = _riichi_per_round(columns[ID_ACTION], columns[ID_SEAT], out_start, n_rounds)
     results: list[tuple[Replay, RoundIds] | None] = []
     for r in range(n_rounds):
         status, last_actor, robbed, last_given, mismatch = per_round_l[r]
@@ -112,9 +114,28 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
         )  # fmt: skip
         a, b = out_start_l[r], out_start_l[r + 1]
         ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
-                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b])  # fmt: skip
+                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b], riichi[r],
+                             accepted[r])  # fmt: skip
         results.append((Replay([], last_actor, bool(robbed)), ids))
     return results
+
+
+def _riichi_per_round(
+    action: np.ndarray, seat: np.ndarray, out_start: np.ndarray, n_rounds: int
+) -> tuple[list[set[int]], list[list[int]]]:
+    """Per round (its rows at out_start[r]:out_start[r + 1]), the seats that declared riichi and the seat of each
+    riichi stick put on the table, in order (EventRows.riichi_seats and accepted_riichi, for every round at once)."""
+    riichi: list[set[int]] = [set() for _ in range(n_rounds)]
+    accepted: list[list[int]] = [[] for _ in range(n_rounds)]
+    at = np.flatnonzero((action == RIICHI) | (action == ACCEPTED))
+    if len(at):
+        rounds = np.searchsorted(out_start, at, side="right") - 1  # an empty round's start is the next one's
+        for r, kind, who in zip(rounds.tolist(), action[at].tolist(), seat[at].tolist(), strict=True):
+            if kind == RIICHI:
+                riichi[r].add(who)
+            else:
+                accepted[r].append(who)
+    return riichi, accepted
 
 
 def _compact(values: np.ndarray, used: np.ndarray) -> tuple[list, list[int]]:

@@ -24,6 +24,10 @@ class EventRows:
     from_seat: np.ndarray
     meld: np.ndarray
     meld_n: np.ndarray
+    riichi: set[int] | None = None
+    """riichi_seats() when known already (fast.replay_rounds reads it for every round of a game at once)."""
+    accepted: list[int] | None = None
+    """accepted_riichi() when known already (likewise)."""
 
     def __len__(self) -> int:
         return len(self.action)
@@ -48,10 +52,14 @@ class EventRows:
 
     def riichi_seats(self) -> set[int]:
         """The seats that declared riichi."""
+        if self.riichi is not None:
+            return set(self.riichi)
         return set(self.seat[self.action == RIICHI].tolist())
 
     def accepted_riichi(self) -> list[int]:
         """The seat of each riichi stick put on the table, in order."""
+        if self.accepted is not None:
+            return list(self.accepted)
         return self.seat[self.action == ACCEPTED].tolist()
 
     def draws_of(self, seat: int) -> list[int]:
