@@ -9,6 +9,10 @@ so it raises its own errors, naming the event. Input rows (IN_* columns): type (
 tsumogiri, the consumed tiles' count and codes; a tile is ``34-kind * 2 + red`` (fast.TILE_CODES), -1 when not
 a tile name, -3 when absent (an ankan's pai). State (``st``): the last tile given, its giver, the last actor,
 the draws, a tsumogiri flag that did not hold, the seats, red fives in play.
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations

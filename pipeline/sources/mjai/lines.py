@@ -7,6 +7,7 @@ the parsed event. A line it cannot read so surely (a backslash in a key or in a 
 anything unexpected) is marked ``PYTHON`` and fast.encode_event reads the parsed event instead; the type of an
 event the play does not apply (start_kyoku, hora...) is ``OTHER``. Lines are cut at LF, CR before it and blank
 lines dropped as the Python reading drops them (stream.py; fast.py checks that the counts agree).
+Helpers declared ``@njit(_nrt=False)``: compiled without reference counting (see kernel.py).
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ strings closed, nothing after it), so that reading those lines alone gives the v
 
 The whole file goes to the Python reading (``ODD``) when a line is not one object, or when the bytes hold a line
 break str.splitlines cuts at and this pass does not (a lone CR, VT, FF, FS, GS, RS, NEL, LS, PS).
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations

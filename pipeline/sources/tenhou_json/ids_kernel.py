@@ -7,6 +7,10 @@ gives up (status 0) and the caller runs IdAssigner, which raises it.
 
 Output event rows (ID_* columns): action code, seat, tile id (-1 when none), the seat the tile came from, the
 meld's size and its ids (sorted); dora reveals without an indicator are left out as IdAssigner leaves them out.
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations

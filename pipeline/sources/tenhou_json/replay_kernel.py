@@ -13,6 +13,10 @@ take and give lists flattened (``*_start``: five offsets) where a call string is
 came from), and the result's requirements (replay.Ending). Output rows (EV_* columns): action code
 (rules.hands.CODE), seat (-1 for a dora reveal), tile code (0 when none), the seat the tile came from (-1), the
 discard was written as tsumogiri, the meld's size and tile codes.
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations

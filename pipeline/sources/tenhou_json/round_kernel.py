@@ -1,5 +1,5 @@
 """One compiled call per game: replay_kernel.replay_first_choice, then ids_kernel.number_round on its rows, round
-after round."""
+after round. _copy is compiled without reference counting (see ids_kernel.py)."""
 
 from __future__ import annotations
 
