@@ -202,7 +202,8 @@ class GamePlay:
         parsed = np.flatnonzero(rows[:, k.IN_TYPE] == PYTHON).tolist()
         if parsed:  # the lines the scan left to json (start_kyoku, hora...): encode's rows for them
             rows = rows.copy()
-            decoded = [events[pos][1] for pos in parsed]
+            dicts = events.dicts  # json read these lines already (stream.py): taken as they are, not through Events
+            decoded = [dicts[first + pos] or events[pos][1] for pos in parsed]
             kinds = [k.TYPES.get(event["type"], -1) for event in decoded]
             rows[[pos for pos, kind in zip(parsed, kinds, strict=True) if kind < 0], k.IN_TYPE] = OTHER  # encode stops
             for pos, kind, event in zip(parsed, kinds, decoded, strict=True):
