@@ -25,6 +25,7 @@ from rules.hands import CODE
 
 _AFTER = {"draw": 0, "discard": 1}
 RIICHI, ACCEPTED = CODE["riichi"], CODE["riichi_accepted"]
+_NONE: frozenset[int] = frozenset()
 
 
 def _ints() -> array:
@@ -104,7 +105,7 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     meld_seats = [meld_l[a:b] for a, b in pairwise(meld_at)]
     dealt_seats = [hand[:n] for hands, lengths in zip(start_l, game.hand_len, strict=True)
                    for hand, n in zip(hands, lengths, strict=True)]  # fmt: skip
-    riichi, accepted = _riichi_per_round(columns[ID_ACTION], columns[ID_SEAT], out_start, n_rounds)
+    riichi, accepted = _riichi_per_round(columns[ID_ACTION], columns[ID_SEAT], out_start)
     results: list[tuple[Replay, RoundIds] | None] = []
     for r in range(n_rounds):
         status, last_actor, robbed, last_given, mismatch = per_round_l[r]
@@ -118,27 +119,28 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
         )  # fmt: skip
         a, b = out_start_l[r], out_start_l[r + 1]
         ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
-                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b], riichi[r],
-                             accepted[r])  # fmt: skip
+                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b], riichi.get(r, _NONE),
+                             accepted.get(r, ()))  # fmt: skip
         results.append((Replay([], last_actor, bool(robbed)), ids))
     return results
 
 
 def _riichi_per_round(
-    action: np.ndarray, seat: np.ndarray, out_start: np.ndarray, n_rounds: int
-) -> tuple[list[set[int]], list[list[int]]]:
-    """Per round (its rows at out_start[r]:out_start[r + 1]), the seats that declared riichi and the seat of each
-    riichi stick put on the table, in order (EventRows.riichi_seats and accepted_riichi, for every round at once)."""
-    riichi: list[set[int]] = [set() for _ in range(n_rounds)]
-    accepted: list[list[int]] = [[] for _ in range(n_rounds)]
+    action: np.ndarray, seat: np.ndarray, out_start: np.ndarray
+) -> tuple[dict[int, set[int]], dict[int, list[int]]]:
+    """By round (its rows at out_start[r]:out_start[r + 1]; a round without any is left out), the seats that
+    declared riichi and the seat of each riichi stick put on the table, in order (EventRows.riichi_seats and
+    accepted_riichi, for every round at once)."""
+    riichi: dict[int, set[int]] = {}
+    accepted: dict[int, list[int]] = {}
     at = np.flatnonzero((action == RIICHI) | (action == ACCEPTED))
     if len(at):
         rounds = np.searchsorted(out_start, at, side="right") - 1  # an empty round's start is the next one's
         for r, kind, who in zip(rounds.tolist(), action[at].tolist(), seat[at].tolist(), strict=True):
             if kind == RIICHI:
-                riichi[r].add(who)
+                riichi.setdefault(r, set()).add(who)
             else:
-                accepted[r].append(who)
+                accepted.setdefault(r, []).append(who)
     return riichi, accepted
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,9 +25,9 @@ class EventRows:
     from_seat: np.ndarray
     meld: np.ndarray
     meld_n: np.ndarray
-    riichi: set[int] | None = None
+    riichi: Set[int] | None = None
     """riichi_seats() when known already (fast.replay_rounds reads it for every round of a game at once)."""
-    accepted: list[int] | None = None
+    accepted: Sequence[int] | None = None
     """accepted_riichi() when known already (likewise)."""
 
     def __len__(self) -> int:
