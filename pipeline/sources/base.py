@@ -202,6 +202,16 @@ def _column_fits(depth: int, kind: str, bound: int, nullable: bool, values: list
     return all(_leaf_fits(kind, bound, v) for v in flat)
 
 
+def columns_of_rows(tables: dict[str, dict[str, Any]], rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Set each table's columns from its rows (dicts with the same keys, in order): what appending every row's
+    values to the columns one by one gives, one list comprehension a column."""
+    for table, table_rows in rows.items():
+        if table_rows:
+            buffers = tables[table]
+            for name in table_rows[0]:
+                buffers[name] = [row[name] for row in table_rows]
+
+
 def check_storable(game: ParsedGame) -> ParsedGame:
     """Return the game when every value a parser put in its row tables fits the column's declared type (an
     integer within its width, no null where none is allowed); else raise ParseError naming the file, game,

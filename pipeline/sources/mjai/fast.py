@@ -4,6 +4,7 @@ kernel leaves written back into the KyokuReplay (which then reads the results, o
 from __future__ import annotations
 
 from array import array
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -98,9 +99,7 @@ def _encode_parsed(events: Events, start: int) -> np.ndarray:
     return np.frombuffer(flat, dtype=np.int64).reshape(n, k.IN_WIDTH) if n else np.zeros((0, k.IN_WIDTH), np.int64)
 
 
-def play_compiled(
-    replay: KyokuReplay, events: Events, start: int, lines: np.ndarray | None = None
-) -> int:
+def play_compiled(replay: KyokuReplay, events: Events, start: int, lines: np.ndarray | None = None) -> int:
     """Apply the kyoku's events from ``start`` with the kernel (a kyoku just started, every hand shown; ``lines``:
     the file's rows from lines.line_rows when it gave them); return how many were applied (0: kernel not used)."""
     rnd = replay.round
@@ -203,7 +202,8 @@ class GamePlay:
         parsed = np.flatnonzero(rows[:, k.IN_TYPE] == PYTHON).tolist()
         if parsed:  # the lines the scan left to json (start_kyoku, hora...): encode's rows for them
             rows = rows.copy()
-            decoded = [events[pos][1] for pos in parsed]
+            dicts = events.dicts  # json read these lines already (stream.py): taken as they are, not through Events
+            decoded = [dicts[first + pos] or events[pos][1] for pos in parsed]
             kinds = [k.TYPES.get(event["type"], -1) for event in decoded]
             rows[[pos for pos, kind in zip(parsed, kinds, strict=True) if kind < 0], k.IN_TYPE] = OTHER  # encode stops
             for pos, kind, event in zip(parsed, kinds, decoded, strict=True):
@@ -213,15 +213,21 @@ class GamePlay:
         index = np.arange(first, first + n, dtype=np.int64)
         result = k.play_game(rows, index, begin, end, deals, st0)
         self.done = result[0].tolist()
-        dealt, held, _, used, self.melds, n_melds, self.meld_from = result[1:8]
+        dealt, held, _, used, melds, n_melds, meld_from = result[1:8]
         self.dealt, self.n_melds, self.n_kita, self.last_draw, self.draw_pos, self.st = (
             a.tolist() for a in (dealt[:, :, :13], n_melds, *result[8:12]))  # fmt: skip
+        made = np.arange(k.MAX_MELDS) < n_melds[:, :, None]  # every kyoku's seats' melds (kyoku j's seats at 4 j...)
+        meld_lists, froms = [[t for t in m if t >= 0] for m in melds[made].tolist()], meld_from[made].tolist()
+        meld_at = [0, *np.cumsum(n_melds).tolist()]
+        self.melds = [meld_lists[a:b] for a, b in pairwise(meld_at)]
+        self.meld_from = [froms[a:b] for a, b in pairwise(meld_at)]
         self.first_dora = dealt[:, 0, 13].tolist()
         kept = held >= 0  # a hand's tiles come first, -1 after them (a deal refused part way: its first tiles)
-        self.held = held[kept].tolist()  # every hand's tiles in a row, and where each kyoku's seat's start
-        self.held_at = np.concatenate(([0], np.cumsum(kept.sum(axis=2)))).tolist()
+        held_l = held[kept].tolist()  # every hand's tiles in a row, cut by kyoku and seat (kyoku j's seats at 4 j...)
+        self.held = [held_l[a:b] for a, b in pairwise(np.concatenate(([0], np.cumsum(kept.sum(axis=2)))).tolist())]
         at, kinds = np.nonzero(used)  # every kyoku's copies handed out, by kind: its slice of these
-        self.used = kinds.tolist(), used[at, kinds].tolist(), np.searchsorted(at, np.arange(len(used) + 1)).tolist()
+        kinds_l, masks, cut = kinds.tolist(), used[at, kinds].tolist(), np.searchsorted(at, np.arange(len(used) + 1))
+        self.used = [dict(zip(kinds_l[a:b], masks[a:b], strict=True)) for a, b in pairwise(cut.tolist())]
         out, dora, accepted, offsets = result[12:]
         self.out, self.offsets = out, offsets.tolist()
         self.dora, self.accepted = dora.tolist(), accepted.tolist()
@@ -239,15 +245,10 @@ class GamePlay:
         replay = KyokuReplay(index, start, n, self.red, ([dealt[s] if s < n else [] for s in range(4)],
                                                          self.first_dora[j]))  # fmt: skip
         rnd = replay.round
-        held, at = self.held, self.held_at[4 * j : 4 * j + 5]
-        replay.held = [held[at[s] : at[s + 1]] for s in range(4)]
-        kinds, masks, cut = self.used
-        replay.alloc.used = dict(zip(kinds[cut[j] : cut[j + 1]], masks[cut[j] : cut[j + 1]], strict=True))
-        meld_counts, melds, froms = self.n_melds[j], self.melds, self.meld_from
-        if any(meld_counts):
-            melds, froms = melds[j].tolist(), froms[j].tolist()
-            rnd.melds = [[[t for t in m if t >= 0] for m in melds[s][: meld_counts[s]]] for s in range(4)]
-            replay.meld_from = [froms[s][: meld_counts[s]] for s in range(4)]
+        replay.held = self.held[4 * j : 4 * j + 4]
+        replay.alloc.used = self.used[j]
+        if any(self.n_melds[j]):
+            rnd.melds, replay.meld_from = self.melds[4 * j : 4 * j + 4], self.meld_from[4 * j : 4 * j + 4]
         rnd.n_kita, replay.last_draw, replay.draw_pos = self.n_kita[j], self.last_draw[j], self.draw_pos[j]
         st = self.st[j]
         replay.last_given, replay.given_by = st[k.ST_GIVEN], st[k.ST_GIVER]

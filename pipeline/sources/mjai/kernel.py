@@ -9,6 +9,10 @@ so it raises its own errors, naming the event. Input rows (IN_* columns): type (
 tsumogiri, the consumed tiles' count and codes; a tile is ``34-kind * 2 + red`` (fast.TILE_CODES), -1 when not
 a tile name, -3 when absent (an ankan's pai). State (``st``): the last tile given, its giver, the last actor,
 the draws, a tsumogiri flag that did not hold, the seats, red fives in play.
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ def _copy_of(tile: int, code: int, red_rule: int) -> bool:
     return not red_rule or not (kind == 4 or kind == 13 or kind == 22) or (tile % 4 == 0) == (code & 1 == 1)
 
 
-@njit
+@njit(_nrt=False)
 def _new(code: int, used: np.ndarray, red_rule: int) -> int:
     """An unused id of the tile (tile_copies.CopyAllocator.allocate), -1 when every copy is out."""
     kind = code >> 1
@@ -58,7 +62,7 @@ def _new(code: int, used: np.ndarray, red_rule: int) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _find(hand: np.ndarray, n: int, code: int, red_rule: int, prefer: int, avoid: int) -> int:
     """The position in the hand of the copy mjai's tiles.take removes, -1 when the hand holds none."""
     if prefer >= 0 and _copy_of(prefer, code, red_rule):
@@ -75,7 +79,7 @@ def _find(hand: np.ndarray, n: int, code: int, red_rule: int, prefer: int, avoid
     return found
 
 
-@njit
+@njit(_nrt=False)
 def _remove(hand: np.ndarray, n: int, k: int) -> int:
     """Remove position ``k`` (order kept); return the tile."""
     tile = hand[k]
@@ -85,7 +89,7 @@ def _remove(hand: np.ndarray, n: int, k: int) -> int:
     return tile
 
 
-@njit
+@njit(_nrt=False)
 def _take_all(ev: np.ndarray, hand: np.ndarray, n: int, red_rule: int, out: np.ndarray) -> int:
     """Take the consumed tiles from a copy of the hand into ``out``; the tiles taken, -1 when one is missing."""
     for j in range(ev[IN_N]):
@@ -99,7 +103,7 @@ def _take_all(ev: np.ndarray, hand: np.ndarray, n: int, red_rule: int, out: np.n
     return ev[IN_N]
 
 
-@njit
+@njit(_nrt=False)
 def _emit(out: np.ndarray, o: int, index: int, kind: int, seat: int, tile: int, frm: int, st: np.ndarray) -> int:
     """Write an event row (no meld); return the next row."""
     out[o, OUT_INDEX], out[o, OUT_ACTION], out[o, OUT_SEAT] = index, _ACTION[kind], seat

@@ -7,6 +7,7 @@ the parsed event. A line it cannot read so surely (a backslash in a key or in a 
 anything unexpected) is marked ``PYTHON`` and fast.encode_event reads the parsed event instead; the type of an
 event the play does not apply (start_kyoku, hora...) is ``OTHER``. Lines are cut at LF, CR before it and blank
 lines dropped as the Python reading drops them (stream.py; fast.py checks that the counts agree).
+Helpers declared ``@njit(_nrt=False)``: compiled without reference counting (see kernel.py).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ _SPACE[[ord(c) for c in " \t\r\n"]] = True
 _QUOTE, _BACKSLASH = ord('"'), ord("\\")
 
 
-@njit
+@njit(_nrt=False)
 def _lookup(buf: np.ndarray, a: int, b: int, names: np.ndarray, lengths: np.ndarray, codes: np.ndarray) -> int:
     """The code of the name written as buf[a:b], -1 when it is none of them."""
     for row in range(len(lengths)):
@@ -67,7 +68,7 @@ for _name, _code in k.TILE_CODES.items():
         _ONE_LETTER[ord(_name)] = _code
 
 
-@njit
+@njit(_nrt=False)
 def _tile(buf: np.ndarray, a: int, b: int) -> int:
     """The code of the tile name written as buf[a:b] (kernel.TILE_CODES), _NOT_TILE when it is none."""
     n = b - a
@@ -81,7 +82,7 @@ def _tile(buf: np.ndarray, a: int, b: int) -> int:
     return 2 * kind + 1 if buf[a] == 53 and buf[a + 2] == ord("r") else _NOT_TILE
 
 
-@njit
+@njit(_nrt=False)
 def _string_end(buf: np.ndarray, i: int, end: int) -> tuple[int, bool]:
     """(position of the closing quote of the string whose body starts at ``i``, it holds a backslash)."""
     escaped = False
@@ -97,7 +98,7 @@ def _string_end(buf: np.ndarray, i: int, end: int) -> tuple[int, bool]:
     return -1, escaped
 
 
-@njit
+@njit(_nrt=False)
 def _skip_value(buf: np.ndarray, i: int, end: int) -> int:
     """The position after the JSON value starting at ``i`` (-1 when it runs past ``end``)."""
     depth = 0
@@ -125,7 +126,7 @@ def _skip_value(buf: np.ndarray, i: int, end: int) -> int:
     return -1 if depth else i
 
 
-@njit
+@njit(_nrt=False)
 def _spaces(buf: np.ndarray, i: int, end: int) -> int:
     """The position after the JSON whitespace at ``i``."""
     while i < end and _SPACE[buf[i]]:
@@ -133,7 +134,7 @@ def _spaces(buf: np.ndarray, i: int, end: int) -> int:
     return i
 
 
-@njit
+@njit(_nrt=False)
 def _integer(buf: np.ndarray, a: int, b: int) -> tuple[int, int]:
     """(value, 1) of a JSON integer written as buf[a:b]; (0, 0) for another value, (0, -1) when too long."""
     sign, i = 1, a
@@ -149,7 +150,7 @@ def _integer(buf: np.ndarray, a: int, b: int) -> tuple[int, int]:
     return sign * value, 1
 
 
-@njit
+@njit(_nrt=False)
 def _consumed(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     """The count of the list at ``i`` with its tile codes in ``out`` (-1 past four elements; PYTHON when a string
     holds a backslash or the list cannot be read)."""
@@ -177,7 +178,7 @@ def _consumed(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     return n if n <= 4 else -1
 
 
-@njit
+@njit(_nrt=False)
 def _fields(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.ndarray) -> bool:
     """Read the kept fields of the object written as buf[a:b] into ``f`` (type, actor, pai, target, tsumogiri,
     consumed count, dora_marker); False when the line must be read in Python."""
@@ -225,7 +226,7 @@ def _fields(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.ndarray
     return i < b and _spaces(buf, i + 1, b) == b and f[0] != PYTHON
 
 
-@njit
+@njit(_nrt=False)
 def _row(f: np.ndarray, consumed: np.ndarray, row: np.ndarray) -> None:
     """The input row of an event from its fields (what fast.encode_event gives for the parsed event)."""
     kind = f[0]

@@ -29,7 +29,14 @@ import numpy as np
 
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
-from pipeline.sources.base import ParsedGame, RoundOutcome, check_storable, final_ranks, set_game_id
+from pipeline.sources.base import (
+    ParsedGame,
+    RoundOutcome,
+    check_storable,
+    columns_of_rows,
+    final_ranks,
+    set_game_id,
+)
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.fast import GamePlay, play_compiled
 from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
@@ -93,6 +100,8 @@ class _GameReader:
         self.quirks: set[str] = set(header.quirks)
         self.events: list[list] = []
         self.compiled: list[np.ndarray | None] = []
+        self.rows: dict[str, list[dict[str, Any]]] = {"rounds": [], "wins": [], "draws": []}
+        """The rounds, wins and draws rows, turned into their tables' columns once the kyoku are read."""
 
     def read(self) -> ParsedGame:
         """Replay every kyoku and return the game."""
@@ -172,8 +181,8 @@ class _GameReader:
         for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
             for row, result in zip(rows, [r for r in rnd.results if (r.event["type"] == "hora") == (table == "wins")],
                                    strict=True):  # fmt: skip
-                self._append(table, {"round_idx": round_idx, **row, "source_index": result.index})
-        self._append("rounds", {
+                self.rows[table].append({"round_idx": round_idx, **row, "source_index": result.index})
+        self.rows["rounds"].append({
             "round_idx": round_idx, "round_wind": rnd.round_wind, "kyoku": rnd.kyoku, "dealer": rnd.dealer,
             "honba": rnd.honba, "riichi_sticks": rnd.riichi_sticks, "dice": [], "dora_indicator": rnd.dora[0],
             "scores_pre": rnd.scores, "hands_start": rnd.hands_start, "n_events": 0,
@@ -193,6 +202,7 @@ class _GameReader:
         left on the table after the last kyoku (the first place takes them at the end), ``scores_known``:
         the last kyoku's score changes are known (its scores after the result can stand for the final ones)."""
         header = self.header
+        columns_of_rows(self.tables, self.rows)
         n_rounds = len(self.tables["rounds"]["round_idx"])
         post = self.tables["rounds"]["scores_post"][-1] if n_rounds and scores_known else None
         last = final_scores(post, header.n_players, sticks) if post is not None and is_complete else None
@@ -243,4 +253,3 @@ def _end_scores(end_game: dict[str, Any] | None, header: Header) -> list[int] | 
     if not all(isinstance(s, int | float) for s in scores):
         raise ParseError(f"end_game scores {scores!r} are not numbers")
     return ([int(s) for s in scores[: header.n_players]] + [0] * 4)[:4]
-

@@ -19,7 +19,7 @@ from pipeline.sources.mjai.labels import limit_name, read_labels
 from pipeline.sources.mjai.replay import Replayed, Result
 from pipeline.sources.mjai.tiles import RED_IDS
 from rules.hands import ACTIONS
-from rules.scoring.points import STICK, honba_ron
+from rules.scoring.points import HONBA_EACH, STICK
 from rules.scoring.situation import LIVE_DRAWS
 from rules.scoring.yaku import YAKU_NAMES
 
@@ -140,7 +140,7 @@ class OutcomeBuilder:
         if gain == 0:
             return 0
         honba = self.rnd.honba if bonus else 0
-        per_honba = int(honba_ron(self.n))  # a plain int, as every other value of the column (check_storable)
+        per_honba = HONBA_EACH * (self.n - 1)  # honba_ron in plain ints, as every other value of the column
         return gain - STICK * sticks - per_honba * honba
 
     def _pao(self, deltas: list[int], seat: int, from_seat: int, is_tsumo: bool) -> int | None:

@@ -12,6 +12,10 @@ strings closed, nothing after it), so that reading those lines alone gives the v
 
 The whole file goes to the Python reading (``ODD``) when a line is not one object, or when the bytes hold a line
 break str.splitlines cuts at and this pass does not (a lone CR, VT, FF, FS, GS, RS, NEL, LS, PS).
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ _ODD[[0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0xC2, 0xE2]] = True
 _ODD[10] = True
 
 
-@njit
+@njit(_nrt=False)
 def _odd_break(buf: np.ndarray, i: int, end: int) -> bool:
     """Whether the byte at ``i`` (an _ODD one) starts a line break this pass does not cut at."""
     c = buf[i]
@@ -70,7 +74,7 @@ def _odd_break(buf: np.ndarray, i: int, end: int) -> bool:
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _plain_string(buf: np.ndarray, i: int, end: int) -> int:
     """The closing quote of the string whose body starts at ``i``; -1 when it holds a backslash or a control
     character or is not closed."""
@@ -84,7 +88,7 @@ def _plain_string(buf: np.ndarray, i: int, end: int) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _plain_scalar(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     """Read the scalar at ``i``: out = (kind, value, red) with kind 0 string (value: its end), 1 integer, 2 true,
     3 false or null. Returns the position after it, -1 when it is not a plain scalar."""
@@ -126,7 +130,7 @@ def _plain_scalar(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.ndarray, red: np.ndarray,
                  scalar: np.ndarray) -> int:  # fmt: skip
     """Read the line buf[a:b] (``{`` ... ``}``) as a plain play event (the module docstring) into ``f`` (the
@@ -225,7 +229,7 @@ def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.nd
     return flags | (ACTOR_3 if actor_3 else 0) | (name << 2)
 
 
-@njit
+@njit(_nrt=False)
 def _one_object(buf: np.ndarray, a: int, b: int) -> bool:
     """Whether buf[a:b] (starting with ``{``) is one bracketed value, closed at its last byte, strings closed."""
     depth, i = 0, a

@@ -25,7 +25,8 @@ class EventColumns:
 
     has_red_fives: bool
     chunks: list[EventRows] = field(default_factory=list)
-    round_idx: list[np.ndarray] = field(default_factory=list)
+    round_idx: list[int] = field(default_factory=list)
+    """Each chunk's round."""
     source_index: list[np.ndarray] = field(default_factory=list)
 
     def add_round(self, round_idx: int, events: list[tuple[int, IdEvent]]) -> None:
@@ -36,13 +37,13 @@ class EventColumns:
     def add_rows(self, round_idx: int, rows: EventRows, source_index: np.ndarray) -> None:
         """Append one round's event rows with their source indexes."""
         self.chunks.append(rows)
-        self.round_idx.append(np.full(len(rows), round_idx, dtype=np.int64))
+        self.round_idx.append(round_idx)
         self.source_index.append(source_index)
 
     def columns(self) -> dict[str, np.ndarray | Coded]:
         """The events table's columns (game_id excluded)."""
         rows = concatenate(self.chunks)
-        round_idx = np.concatenate(self.round_idx) if self.chunks else np.zeros(0, dtype=np.int64)
+        round_idx = np.repeat(np.array(self.round_idx, dtype=np.int64), [len(rows) for rows in self.chunks])
         source_index = np.concatenate(self.source_index) if self.chunks else np.zeros(0, dtype=np.int64)
         flags = event_flags(round_idx, rows.seat, rows.action, rows.tile, self.has_red_fives)
         out = {"round_idx": round_idx, "seat": rows.seat, "action": Coded(rows.action, ACTIONS), "tile": rows.tile,
@@ -55,7 +56,7 @@ class EventColumns:
         counts = [0] * n_rounds
         for rows, round_idx in zip(self.chunks, self.round_idx, strict=True):
             if len(rows):
-                counts[int(round_idx[0])] += len(rows)
+                counts[round_idx] += len(rows)
         return counts
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from pipeline.sources.tenhou_json.tiles import RoundIds
 from rules.hands import CODE
 
 _AFTER = {"draw": 0, "discard": 1}
+RIICHI, ACCEPTED = CODE["riichi"], CODE["riichi_accepted"]
+_NONE: frozenset[int] = frozenset()
 
 
 def _ints() -> array:
@@ -97,24 +100,48 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     meld_l = [[t for t in m if t >= 0] for m in meld_rows]
     lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, 2])]
     per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, n_kita_l = lists
-    hand_len = game.hand_len
+    # every (round, seat)'s lists cut at once (round r's seats at 4 * r ... 4 * r + 3)
+    held_seats = [held_l[a:b] for a, b in pairwise(held_at)]
+    meld_seats = [meld_l[a:b] for a, b in pairwise(meld_at)]
+    dealt_seats = [hand[:n] for hands, lengths in zip(start_l, game.hand_len, strict=True)
+                   for hand, n in zip(hands, lengths, strict=True)]  # fmt: skip
+    riichi, accepted = _riichi_per_round(columns[ID_ACTION], columns[ID_SEAT], out_start)
     results: list[tuple[Replay, RoundIds] | None] = []
     for r in range(n_rounds):
         status, last_actor, robbed, last_given, mismatch = per_round_l[r]
         if not status:
             results.append(None)
             continue
-        d0, u0, u1, h, m = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1], 4 * r, 4 * r
+        d0, u0, u1, s = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1], 4 * r
         ids = RoundIds(
-            [start_l[r][s][: hand_len[r][s]] for s in range(4)], dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
-            [held_l[held_at[h + s] : held_at[h + s + 1]] for s in range(4)],
-            [meld_l[meld_at[m + s] : meld_at[m + s + 1]] for s in range(4)], n_kita_l[r], last_given, mismatch,
+            dealt_seats[s : s + 4], dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [], held_seats[s : s + 4],
+            meld_seats[s : s + 4], n_kita_l[r], last_given, mismatch,
         )  # fmt: skip
         a, b = out_start_l[r], out_start_l[r + 1]
         ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
-                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b])  # fmt: skip
+                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b], riichi.get(r, _NONE),
+                             accepted.get(r, ()))  # fmt: skip
         results.append((Replay([], last_actor, bool(robbed)), ids))
     return results
+
+
+def _riichi_per_round(
+    action: np.ndarray, seat: np.ndarray, out_start: np.ndarray
+) -> tuple[dict[int, set[int]], dict[int, list[int]]]:
+    """By round (its rows at out_start[r]:out_start[r + 1]; a round without any is left out), the seats that
+    declared riichi and the seat of each riichi stick put on the table, in order (EventRows.riichi_seats and
+    accepted_riichi, for every round at once)."""
+    riichi: dict[int, set[int]] = {}
+    accepted: dict[int, list[int]] = {}
+    at = np.flatnonzero((action == RIICHI) | (action == ACCEPTED))
+    if len(at):
+        rounds = np.searchsorted(out_start, at, side="right") - 1  # an empty round's start is the next one's
+        for r, kind, who in zip(rounds.tolist(), action[at].tolist(), seat[at].tolist(), strict=True):
+            if kind == RIICHI:
+                riichi.setdefault(r, set()).add(who)
+            else:
+                accepted.setdefault(r, []).append(who)
+    return riichi, accepted
 
 
 def _compact(values: np.ndarray, used: np.ndarray) -> tuple[list, list[int]]:

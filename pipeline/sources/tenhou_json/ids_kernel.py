@@ -7,6 +7,10 @@ gives up (status 0) and the caller runs IdAssigner, which raises it.
 
 Output event rows (ID_* columns): action code, seat, tile id (-1 when none), the seat the tile came from, the
 meld's size and its ids (sorted); dora reveals without an indicator are left out as IdAssigner leaves them out.
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ KIND_OF_CODE[51:54] = (4, 13, 22)
 _LAST_GIVEN, _N_OUT, _FAILED = 34, 35, 36
 
 
-@njit
+@njit(_nrt=False)
 def _new(code: int, red_rule: bool, st: np.ndarray) -> int:
     """An unused id of the tile code (tile_copies.CopyAllocator.allocate); -1 (and the failed flag) when none."""
     kind = KIND_OF_CODE[code] if 0 <= code < 64 else -1
@@ -68,7 +72,7 @@ def _new(code: int, red_rule: bool, st: np.ndarray) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _take(held: np.ndarray, n_held: np.ndarray, seat: int, code: int, red_rule: bool, prefer: int, avoid: int,
           st: np.ndarray) -> int:  # fmt: skip
     """Remove and return a held id of the code (tile_copies.take_copy); -1 (failed) when none is held."""
@@ -102,29 +106,36 @@ def _take(held: np.ndarray, n_held: np.ndarray, seat: int, code: int, red_rule: 
     return tile
 
 
-@njit
+@njit(_nrt=False)
 def _sorted_into(out: np.ndarray, row: int, ids: np.ndarray, n: int) -> None:
-    """Write ``ids[:n]`` sorted as the row's meld."""
+    """Write ``ids[:n]`` sorted as the row's meld (an insertion sort: at most four ids, nothing allocated)."""
     out[row, ID_MELD_N] = n
-    out[row, ID_MELD : ID_MELD + n] = np.sort(ids[:n])
+    for j in range(n):
+        tile, at = ids[j], j
+        while at > 0 and out[row, ID_MELD + at - 1] > tile:
+            out[row, ID_MELD + at] = out[row, ID_MELD + at - 1]
+            at -= 1
+        out[row, ID_MELD + at] = tile
 
 
-@njit
+@njit(_nrt=False)
 def _call_ids(ev: np.ndarray, row: int, out: np.ndarray, o: int, held: np.ndarray, n_held: np.ndarray,
-              melds: np.ndarray, n_melds: np.ndarray, red_rule: bool, st: np.ndarray) -> int:  # fmt: skip
-    """The ids of a chi, pon, daiminkan, kakan or ankan event (row ``o`` of ``out``); returns its tile id."""
+              melds: np.ndarray, n_melds: np.ndarray, red_rule: bool, st: np.ndarray,
+              ids: np.ndarray) -> int:  # fmt: skip
+    """The ids of a chi, pon, daiminkan, kakan or ankan event (row ``o`` of ``out``); returns its tile id (``ids``:
+    four ints of room)."""
     action, seat, code = ev[row, EV_ACTION], ev[row, EV_SEAT], ev[row, EV_CODE]
-    ids = np.zeros(4, dtype=np.int64)
+    ids[:] = 0
     n = ev[row, EV_MELD_N]
     if action == KAKAN:
         tile = _take(held, n_held, seat, code, red_rule, -1, -1, st)
         for m in range(n_melds[seat]):
             a, b = melds[seat, m, 0], melds[seat, m, 1]
             if melds[seat, m, 3] < 0 and melds[seat, m, 2] >= 0 and a // 4 == tile // 4 and b // 4 == tile // 4:
-                ids[:3] = melds[seat, m, :3]
-                ids[3] = tile
+                ids[0], ids[1], ids[2], ids[3] = melds[seat, m, 0], melds[seat, m, 1], melds[seat, m, 2], tile
                 _sorted_into(out, o, ids, 4)
-                melds[seat, m, :4] = out[o, ID_MELD : ID_MELD + 4]
+                for j in range(4):
+                    melds[seat, m, j] = out[o, ID_MELD + j]
                 return tile
         st[_FAILED] = 1
         return tile
@@ -146,12 +157,13 @@ def _call_ids(ev: np.ndarray, row: int, out: np.ndarray, o: int, held: np.ndarra
         st[_FAILED] = 1
         return tile
     melds[seat, n_melds[seat], :] = -1
-    melds[seat, n_melds[seat], :n] = out[o, ID_MELD : ID_MELD + n]
+    for j in range(n):
+        melds[seat, n_melds[seat], j] = out[o, ID_MELD + j]
     n_melds[seat] += 1
     return tile
 
 
-@njit
+@njit(_nrt=False)
 def _reveal(code: int, red_rule: bool, st: np.ndarray, out: np.ndarray, o: int, dora_ids: np.ndarray,
             n_dora: np.ndarray) -> None:  # fmt: skip
     """Number a new dora indicator and write its event as row ``o``."""
@@ -161,11 +173,11 @@ def _reveal(code: int, red_rule: bool, st: np.ndarray, out: np.ndarray, o: int, 
     out[o, ID_ACTION], out[o, ID_SEAT], out[o, ID_TILE], out[o, ID_FROM], out[o, ID_MELD_N] = DORA, -1, tile, -1, 0
 
 
-@njit
+@njit(_nrt=False)
 def _event_ids(ev: np.ndarray, row: int, out: np.ndarray, o: int, held: np.ndarray, n_held: np.ndarray,
                melds: np.ndarray, n_melds: np.ndarray, n_kita: np.ndarray, last_draw: np.ndarray, red_rule: bool,
-               st: np.ndarray) -> None:  # fmt: skip
-    """Number one event's tiles (tiles.IdAssigner._event) into row ``o``."""
+               st: np.ndarray, ids: np.ndarray) -> None:  # fmt: skip
+    """Number one event's tiles (tiles.IdAssigner._event) into row ``o`` (``ids``: _call_ids' room)."""
     action, seat, code = ev[row, EV_ACTION], ev[row, EV_SEAT], ev[row, EV_CODE]
     tile = -1
     out[o, ID_MELD_N] = 0
@@ -182,9 +194,9 @@ def _event_ids(ev: np.ndarray, row: int, out: np.ndarray, o: int, held: np.ndarr
         tile = _take(held, n_held, seat, code, red_rule, prefer, last_draw[seat], st)
         st[_LAST_GIVEN] = tile
     elif action in (CHI, PON, DAIMINKAN):
-        tile = _call_ids(ev, row, out, o, held, n_held, melds, n_melds, red_rule, st)
+        tile = _call_ids(ev, row, out, o, held, n_held, melds, n_melds, red_rule, st, ids)
     elif action in (KAKAN, ANKAN):
-        tile = _call_ids(ev, row, out, o, held, n_held, melds, n_melds, red_rule, st)
+        tile = _call_ids(ev, row, out, o, held, n_held, melds, n_melds, red_rule, st, ids)
         st[_LAST_GIVEN] = tile
     elif action == KITA:
         tile = _take(held, n_held, seat, code, red_rule, -1, -1, st)
@@ -221,6 +233,7 @@ def number_round(ev: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, dora: 
     out = np.zeros((len(ev) + 1, ID_WIDTH), dtype=np.int64)
     melds = np.full((4, MAX_MELDS, 4), -1, dtype=np.int64)
     n_melds, n_kita, last_draw = np.zeros(4, np.int64), np.zeros(4, np.int64), np.full(4, -1, np.int64)
+    ids = np.zeros(4, dtype=np.int64)
     pending, mismatch, o = 1, 0, 0
     for row in range(len(ev)):
         if ev[row, EV_ACTION] == DORA:
@@ -230,7 +243,7 @@ def number_round(ev: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, dora: 
             _reveal(dora[pending], red_rule, st, out, o, dora_ids, n_dora)
             pending += 1
         else:
-            _event_ids(ev, row, out, o, held, n_held, melds, n_melds, n_kita, last_draw, red_rule, st)
+            _event_ids(ev, row, out, o, held, n_held, melds, n_melds, n_kita, last_draw, red_rule, st, ids)
         o += 1
         if st[_FAILED]:
             return 0, out[:0], start, dora_ids[:0], dora_ids[:0], held, n_held, melds, n_melds, n_kita, -1, 0

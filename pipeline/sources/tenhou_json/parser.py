@@ -22,6 +22,7 @@ from pipeline.sources.base import (
     ParsedGame,
     RoundOutcome,
     check_storable,
+    columns_of_rows,
     errors_named,
     final_ranks,
     set_game_id,
@@ -76,6 +77,8 @@ class _GameReader:
         if header.red_contradicted:
             self.quirks.add("red_fives_contradict_rule")
         self.connections = _connections(doc.get("connection"))
+        self.rows: dict[str, list[dict[str, Any]]] = {"rounds": [], "wins": [], "draws": []}
+        """The rounds, wins and draws rows, turned into their tables' columns once the kyoku are read."""
         self.double_yakuman = RULE_DOUBLE_YAKUMAN in header.rule_quirks
 
     def read(self) -> ParsedGame:
@@ -122,7 +125,7 @@ class _GameReader:
         self.index += len(rows)
         for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
             for row in rows:
-                self._append(table, {"round_idx": round_idx, **row, "source_index": self._next_index()})
+                self.rows[table].append({"round_idx": round_idx, **row, "source_index": self._next_index()})
         rnd = {
             "round_idx": round_idx, "round_wind": kyoku.round_wind, "kyoku": kyoku.kyoku, "dealer": kyoku.dealer,
             "honba": kyoku.honba, "riichi_sticks": kyoku.riichi_sticks, "dice": [],
@@ -130,7 +133,7 @@ class _GameReader:
             "n_events": 0, "end_kind": "win" if outcome.wins else "draw", "n_winners": len(outcome.wins),
             "scores_post": outcome.scores_post, "is_last": False, "source_index": start,
         }  # fmt: skip
-        self._append("rounds", rnd)
+        self.rows["rounds"].append(rnd)
 
     def _with_connections(self, round_idx: int, kyoku: Kyoku) -> EventRows:
         """The round's events with its disconnections and reconnections put in at their step."""
@@ -144,6 +147,7 @@ class _GameReader:
 
     def _finish(self) -> ParsedGame:
         header, rules = self.header, self.header.rules
+        columns_of_rows(self.tables, self.rows)
         n_rounds = len(self.tables["rounds"]["round_idx"])
         final = final_scores(self.doc, rules.n_players)
         if final and n_rounds:

@@ -13,6 +13,10 @@ take and give lists flattened (``*_start``: five offsets) where a call string is
 came from), and the result's requirements (replay.Ending). Output rows (EV_* columns): action code
 (rules.hands.CODE), seat (-1 for a dora reveal), tile code (0 when none), the seat the tile came from (-1), the
 discard was written as tsumogiri, the meld's size and tile codes.
+Helpers declared ``@njit(_nrt=False)`` are compiled without numba's reference counting: they allocate nothing (no
+array made, no slice assigned from an array, no np.sort), and each call of a helper taking arrays otherwise
+increments and decrements every array's count atomically (NRT_incref/NRT_decref were most of these kernels'
+time under perf). numba compiles a helper's own callees without it too, so they must not allocate either.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ def _plain(code: int) -> int:
     return code - 36 if 51 <= code <= 53 else code
 
 
-@njit
+@njit(_nrt=False)
 def _emit(ev: np.ndarray, s: np.ndarray, action: int, seat: int, code: int, frm: int, tsumogiri: int) -> int:
     """Append an event row without meld; return its row."""
     row = s[_N]
@@ -56,7 +60,7 @@ def _emit(ev: np.ndarray, s: np.ndarray, action: int, seat: int, code: int, frm:
     return row
 
 
-@njit
+@njit(_nrt=False)
 def _emit_call(ev: np.ndarray, s: np.ndarray, call: np.ndarray, seat: int, frm: int) -> None:
     """Append the event of a call row (its kind, tile and tiles)."""
     row = _emit(ev, s, call[C_KIND], seat, call[C_TILE], frm, 0)
@@ -65,7 +69,7 @@ def _emit_call(ev: np.ndarray, s: np.ndarray, call: np.ndarray, seat: int, frm: 
         ev[row, EV_MELD + k] = call[C_TILES + k]
 
 
-@njit
+@njit(_nrt=False)
 def _accept_riichi(ev: np.ndarray, s: np.ndarray) -> None:
     """A riichi discard nobody won on: its stick goes on the table."""
     if s[_PENDING_RIICHI] >= 0:
@@ -73,7 +77,7 @@ def _accept_riichi(ev: np.ndarray, s: np.ndarray) -> None:
         s[_PENDING_RIICHI] = -1
 
 
-@njit
+@njit(_nrt=False)
 def _reveal_dora(ev: np.ndarray, s: np.ndarray, count: int) -> None:
     """Turn ``count`` kan indicators (replay.Replayer._reveal_dora)."""
     for _ in range(count):
@@ -82,29 +86,38 @@ def _reveal_dora(ev: np.ndarray, s: np.ndarray, count: int) -> None:
     s[_OLDER_DORA] = 0
 
 
-@njit
+@njit(_nrt=False)
+def _needed(call: np.ndarray, skip_named: bool, code: int) -> int:
+    """How many tiles of ``code`` the call takes from the hand (one copy of the named tile left out when
+    ``skip_named``)."""
+    n = 0
+    for k in range(call[C_N]):
+        if call[C_TILES + k] == code:
+            n += 1
+    if skip_named and n > 0 and code == call[C_TILE]:
+        return n - 1
+    return n
+
+
+@njit(_nrt=False)
 def _rest_held(hand: np.ndarray, call: np.ndarray, skip_named: bool, take: bool) -> bool:
     """Whether the hand holds the call's tiles (one copy of the named tile left out when ``skip_named``);
     with ``take``, remove them (the caller gives up on False, so a partial removal does not matter)."""
-    need = np.zeros(64, dtype=np.int64)
-    skipped = not skip_named
     for k in range(call[C_N]):
         code = call[C_TILES + k]
-        if not skipped and code == call[C_TILE]:
-            skipped = True
-            continue
-        need[code] += 1
-    for k in range(call[C_N]):
-        code = call[C_TILES + k]
-        if need[code] > hand[code]:
+        if _needed(call, skip_named, code) > hand[code]:
             return False
     if take:
-        for code in range(64):
-            hand[code] -= need[code]
+        for k in range(call[C_N]):
+            code, first = call[C_TILES + k], True
+            for j in range(k):
+                first = first and call[C_TILES + j] != code
+            if first:  # each code once
+                hand[code] -= _needed(call, skip_named, code)
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _take_one(hand: np.ndarray, code: int) -> bool:
     """Remove one tile of ``code`` from the hand; False when it holds none."""
     if hand[code] <= 0:
@@ -113,7 +126,7 @@ def _take_one(hand: np.ndarray, code: int) -> bool:
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _next_seat(hand_len: np.ndarray, seat: int) -> int:
     """The next seated seat in turn order."""
     for k in range(1, 5):
@@ -123,7 +136,7 @@ def _next_seat(hand_len: np.ndarray, seat: int) -> int:
     return seat
 
 
-@njit
+@njit(_nrt=False)
 def _caller(s: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, takes: np.ndarray, take_start: np.ndarray,
             take_at: np.ndarray, calls: np.ndarray) -> int:  # fmt: skip
     """The seat the Replayer tries first to call the tile just discarded (pon/kan before chi), -1 for none."""
@@ -148,7 +161,7 @@ def _caller(s: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, takes: np.nd
     return first_chi
 
 
-@njit
+@njit(_nrt=False)
 def _call(ev: np.ndarray, s: np.ndarray, seat: int, hands: np.ndarray, takes: np.ndarray, take_start: np.ndarray,
           take_at: np.ndarray, gives: np.ndarray, give_start: np.ndarray, give_at: np.ndarray, calls: np.ndarray,
           pons: np.ndarray, last_draw: np.ndarray) -> bool:  # fmt: skip
@@ -176,7 +189,7 @@ def _call(ev: np.ndarray, s: np.ndarray, seat: int, hands: np.ndarray, takes: np
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _own_call(ev: np.ndarray, s: np.ndarray, seat: int, call: np.ndarray, hands: np.ndarray, pons: np.ndarray,
               last_draw: np.ndarray) -> bool:  # fmt: skip
     """Ankan, kakan or kita from the hand (replay.Replayer._own_call); False when the branch dies."""
@@ -205,7 +218,7 @@ def _own_call(ev: np.ndarray, s: np.ndarray, seat: int, call: np.ndarray, hands:
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _act(ev: np.ndarray, s: np.ndarray, seat: int, item: int, hands: np.ndarray, calls: np.ndarray,
          pons: np.ndarray, last_draw: np.ndarray) -> bool:  # fmt: skip
     """The actor gives ``item`` (replay.Replayer._act); False when the branch dies."""
@@ -238,7 +251,7 @@ def _act(ev: np.ndarray, s: np.ndarray, seat: int, item: int, hands: np.ndarray,
     return True
 
 
-@njit
+@njit(_nrt=False)
 def _ends(ev: np.ndarray, s: np.ndarray, after: int, take_at: np.ndarray, take_start: np.ndarray,
           give_at: np.ndarray, give_start: np.ndarray, ending: np.ndarray) -> bool:  # fmt: skip
     """Whether the round may end here (replay.Replayer._ends); ``ending``: after, seat, accepts riichi."""

@@ -46,9 +46,15 @@ class Kyoku:
     ids: RoundIds
 
 
+_INT = frozenset({int})
+_NUMBER = frozenset({int, float})
+
+
 def _ints(value: Any, what: str, length: int | None = None) -> list[int]:
     """A JSON list of numbers as ints; raises ParseError for anything else (or a short list)."""
-    if not isinstance(value, list) or not all(isinstance(v, int | float) for v in value):
+    if not (type(value) is list and _NUMBER.issuperset(map(type, value))) and (  # plain ints and floats at C speed
+        not isinstance(value, list) or not all(isinstance(v, int | float) for v in value)
+    ):
         raise ParseError(f"{what} is not a list of numbers: {value!r}")
     if length is not None and len(value) < length:
         raise ParseError(f"{what} has {len(value)} values, expected {length}")
@@ -83,7 +89,11 @@ def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
         group = kyoku[4 + 3 * seat : 7 + 3 * seat] if seat < n_groups else [[], [], []]
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
-        hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in group[0]]
+        hand = group[0]
+        if not (_INT.issuperset(map(type, hand)) and _TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
+            hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in hand]
+        else:
+            hand = list(hand)
         if len(hand) not in (0, 13):
             raise ParseError(f"seat {seat} is dealt {len(hand)} tiles")
         yield group, hand

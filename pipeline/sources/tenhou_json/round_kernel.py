@@ -1,5 +1,5 @@
 """One compiled call per game: replay_kernel.replay_first_choice, then ids_kernel.number_round on its rows, round
-after round."""
+after round. _copy is compiled without reference counting (see ids_kernel.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pipeline.sources.tenhou_json.replay_kernel import replay_first_choice
 from rules.compiled import njit
 
 
-@njit
+@njit(_nrt=False)
 def _copy(numbered: tuple, r: int, o: int, d0: int, u0: int, out: np.ndarray, start: np.ndarray,
           dora_ids: np.ndarray, ura_ids: np.ndarray, held: np.ndarray, melds: np.ndarray,
           counts: np.ndarray) -> None:  # fmt: skip

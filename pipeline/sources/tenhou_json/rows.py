@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,10 @@ class EventRows:
     from_seat: np.ndarray
     meld: np.ndarray
     meld_n: np.ndarray
+    riichi: Set[int] | None = None
+    """riichi_seats() when known already (fast.replay_rounds reads it for every round of a game at once)."""
+    accepted: Sequence[int] | None = None
+    """accepted_riichi() when known already (likewise)."""
 
     def __len__(self) -> int:
         return len(self.action)
@@ -48,10 +53,14 @@ class EventRows:
 
     def riichi_seats(self) -> set[int]:
         """The seats that declared riichi."""
+        if self.riichi is not None:
+            return set(self.riichi)
         return set(self.seat[self.action == RIICHI].tolist())
 
     def accepted_riichi(self) -> list[int]:
         """The seat of each riichi stick put on the table, in order."""
+        if self.accepted is not None:
+            return list(self.accepted)
         return self.seat[self.action == ACCEPTED].tolist()
 
     def draws_of(self, seat: int) -> list[int]:
