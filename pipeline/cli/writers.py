@@ -54,6 +54,11 @@ def _writer(warehouse: Path, wait: bool) -> AbstractContextManager[None]:
     return warehouse_lock(warehouse, wait=wait, on_wait=_waiting)
 
 
+def _compiling(kernels: int, processes: int) -> None:
+    """Say on stderr that a first run compiles its kernels (pipeline.precompile), once."""
+    err.print(f"[dim]first run: compiling {kernels} kernels in {processes} processes (once, kept in the cache)[/dim]")
+
+
 def _check_scheduler(scheduler: str | None) -> None:
     """Exit 2 when ``--scheduler`` is neither 'local' nor a scheduler address."""
     problem = scheduler_problem(scheduler) if scheduler is not None else None
@@ -105,6 +110,10 @@ def ingest_command(
     files = discover_paths(paths, follow_links)  # listed once; containers are opened as their batch comes
     n_workers = workers or default_workers()
     with _writer(warehouse, wait):  # held through the derivation after the ingest
+        if scheduler is None:  # a first run compiles the kernels it will call on every core at once
+            from pipeline.precompile import prepare_ingest
+
+            prepare_ingest(files, file_format, run_derive, min(n_workers, default_workers()), _compiling)
         report = _ingest_with_progress(
             paths, Warehouse(warehouse), files, batch_size=batch_size, file_format=file_format, derive=run_derive,
             workers=n_workers, scheduler=scheduler, rehash=rehash, limits=Limits.of_file_mb(max_file_mb),
@@ -189,7 +198,12 @@ def derive_command(
     _check_scheduler(scheduler)
     _require_warehouse(warehouse)
     with _writer(warehouse, wait):
-        _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
+        n_workers = workers or default_workers()
+        if scheduler is None:  # a first run compiles the kernels it will call on every core at once
+            from pipeline.precompile import DERIVE, prepare
+
+            prepare([DERIVE], min(n_workers, default_workers()), on_compile=_compiling)
+        _derive_with_progress(Warehouse(warehouse), None, n_workers, scheduler)
 
 
 def _require_warehouse(warehouse: Path) -> None:
@@ -247,5 +261,3 @@ def compact_command(
         )
     if report.old_schema:
         out.print(f"{report.old_schema} small parts left alone: written with an older schema", highlight=False)
-
-

@@ -1,0 +1,172 @@
+"""The first run's compile shared out between processes (pipeline.precompile): the signature list against what an
+ingest calls, the shares, a child's failure, concurrent processes, the stamps."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.precompile import (
+    DERIVE,
+    FORMAT_GROUPS,
+    Entry,
+    all_groups,
+    group_of,
+    ingest_groups,
+    read_signatures,
+    split,
+    stamp_path,
+)
+from rules import compiled
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = {
+    "tenhou_xml": "tenhou-xml/mjlog2json/data/2019103023gm-00a9-0000-f90e0fe9.xml",
+    "tenhou_json": "tenhou-json/mjlog2json/data/2019021004gm-00a9-0000-e2f6516d.json",
+    "majsoul": "majsoul/smly-RiichiEnv/tests/data/mjsoul_corpus_validation.json",
+    "mjai": "mjai/akochan/match_result/haifu_log_1000_0.json",
+}
+"""One small real file of each format (benchmarks/compile_time.py's samples)."""
+
+
+def test_every_listed_entry_names_a_kernel_and_its_types() -> None:
+    entries = read_signatures()
+    assert {e.group for e in entries} == set(all_groups())
+    for e in entries:
+        kernel = compiled.kernel_named(e.kernel)
+        types = compiled.argument_types(e.types)
+        assert compiled.types_text(types) == e.types
+        assert len(types) == kernel.function.__code__.co_argcount, e.kernel
+        assert e.group == group_of(e.kernel) and e.cost > 0
+
+
+RECORD = """
+import json, sys
+from pathlib import Path
+from pipeline.ingest.run import ingest
+from pipeline.store.warehouse import Warehouse
+from rules.compiled import recorded_calls
+with recorded_calls() as calls:
+    report = ingest([Path(sys.argv[1])], Warehouse(Path(sys.argv[2])), workers=1, derive=True)
+print(json.dumps({"games": report.games, "calls": sorted(calls)}))
+"""
+
+
+@pytest.mark.parametrize("fmt", sorted(SAMPLES))
+def test_an_ingest_calls_only_kernels_the_list_holds_for_its_groups(
+    fmt: str, shared_logs: Path, tmp_path: Path
+) -> None:
+    source = shared_logs / SAMPLES[fmt]
+    folder = tmp_path / "input"
+    folder.mkdir()
+    shutil.copyfile(source, folder / source.name)
+    command = [sys.executable, "-c", RECORD, str(folder), str(tmp_path / "wh")]  # a fresh process sees every call
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+    calls = {tuple(call) for call in done["calls"]}
+    assert done["games"] >= 1 and calls
+    listed = {(e.kernel, e.types): e.group for e in read_signatures()}
+    groups = set(ingest_groups([fmt], derive=True))
+    for call in calls:
+        assert call in listed, f"{fmt} calls {call[0]} with types not in pipeline/kernel_signatures.txt: {call[1]}"
+        assert listed[call] in groups, (fmt, call[0], listed[call])
+    own = {entry for entry, group in listed.items() if group in FORMAT_GROUPS[fmt]}
+    assert own <= calls  # a format's groups hold nothing its ingest does not call (it would be compiled for nothing)
+
+
+def test_the_shares_are_balanced_and_hold_every_entry_once() -> None:
+    entries = [Entry(DERIVE, f"m:k{i}", cost, "()") for i, cost in enumerate([8.0, 1.0, 3.0, 3.0, 2.0, 0.5])]
+    shares = split(entries, 2)
+    assert sorted(e.kernel for share in shares for e in share) == sorted(e.kernel for e in entries)
+    assert sorted(sum(e.cost for e in share) for share in shares) == [8.5, 9.0]
+    assert split(entries, 1) == [sorted(entries, key=lambda e: -e.cost)]
+    assert len(split(entries[:1], 2)) == 1 and split([], 2) == []
+
+
+SMALL = [
+    ("rules.shanten:_shanten_kernel", 5.0),
+    ("rules.kernels_furiten:rows_by_seat_kernel", 4.0),
+]
+"""Two small kernels of the list (their listed types), given costs that make a child worth starting."""
+
+PREPARE = """
+import json, sys
+from pipeline import precompile
+from pipeline.precompile import Entry, prepare, read_signatures
+from rules import compiled
+listed = {e.kernel: e for e in read_signatures()}
+wanted = json.loads(sys.argv[1])
+entries = [Entry(listed[k].group, k, cost, types or listed[k].types) for k, cost, types in wanted]
+done = prepare([entries[0].group], 2, entries)
+kernels = [compiled.kernel_named(e.kernel) for e in entries]
+print(json.dumps({
+    "shares": [[e.kernel for e in share] for share in done.shares] if done else None,
+    "children_ok": done.children_ok if done else None,
+    "stamps": done.stamps if done else None,
+    "compiled_here": [len(k.dispatcher.overloads) if k.dispatcher else 0 for k in kernels],
+    "cached": [precompile._cached(e) for e in entries],
+}))
+"""
+
+
+def run_prepare(cache: Path, wanted: list[tuple[str, float, str]]) -> dict:
+    """prepare in a fresh interpreter with numba's cache in ``cache``; what it printed."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(cache)}
+    command = [sys.executable, "-c", PREPARE, json.dumps(wanted)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=REPO)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_a_first_run_compiles_one_share_here_and_the_other_in_a_child(tmp_path: Path) -> None:
+    wanted = [(kernel, cost, "") for kernel, cost in SMALL]
+    first = run_prepare(tmp_path, wanted)
+    assert first["shares"] == [[SMALL[0][0]], [SMALL[1][0]]]
+    assert first["children_ok"] is True and first["stamps"] == 1
+    assert first["compiled_here"] == [1, 0]  # the second was compiled by the child, into the cache
+    assert first["cached"] == [True, True]
+    again = run_prepare(tmp_path, wanted)
+    assert again["shares"] is None  # the stamp says all is there: nothing looked at
+    assert again["compiled_here"] == [0, 0]
+
+
+@pytest.mark.slow
+def test_a_failing_child_leaves_its_kernels_to_their_first_call(tmp_path: Path) -> None:
+    wanted = [(SMALL[0][0], 5.0, ""), (SMALL[1][0], 4.0, "(int64,)")]  # types it cannot be compiled for
+    done = run_prepare(tmp_path, wanted)
+    assert done["shares"] == [[SMALL[0][0]], [SMALL[1][0]]]
+    assert done["children_ok"] is False and done["stamps"] == 0  # no stamp: the next run looks again
+    assert done["cached"] == [True, False]
+
+
+@pytest.mark.slow
+def test_two_first_runs_at_once_share_the_cache(tmp_path: Path) -> None:
+    wanted = [(kernel, cost, "") for kernel, cost in SMALL]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(tmp_path)}
+    command = [sys.executable, "-c", PREPARE, json.dumps(wanted)]
+    runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True, cwd=REPO) for _ in range(2)]
+    outputs = [json.loads(run.communicate()[0].strip().splitlines()[-1]) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0]
+    for output in outputs:
+        assert output["cached"] == [True, True]
+    assert len(list(tmp_path.glob("paipu-kernels-*.ok"))) == 1
+
+
+def test_a_stamp_changes_with_a_kernel_source_or_the_list(tmp_path: Path) -> None:
+    entries = [Entry(DERIVE, SMALL[0][0], 1.0, "()")]
+    before = stamp_path(DERIVE, entries, str(tmp_path))
+    assert stamp_path(DERIVE, [Entry(DERIVE, SMALL[0][0], 1.0, "(int64,)")], str(tmp_path)) != before
+    source = Path(compiled.kernel_named(SMALL[0][0]).function.__code__.co_filename)
+    stat = source.stat()
+    try:
+        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        assert stamp_path(DERIVE, entries, str(tmp_path)) != before
+    finally:
+        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert stamp_path(DERIVE, entries, str(tmp_path)) == before
