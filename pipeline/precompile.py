@@ -14,9 +14,10 @@ file; a test checks that the ingest of every format calls nothing it does not li
 compiled with it.
 
 Once a group's kernels are all in the cache, a stamp file in the cache folder says so (named by a digest of the
-group's kernel sources, numba's and Python's versions): a later process reads that stamp and nothing else, without
-importing numba. Nothing here can make a command fail or change a result: a child that fails or dies, a cache that
-cannot be written, a list out of date, each only leaves kernels to be compiled at their first call as before.
+group's kernel sources, numba's install and Python's version): a later process looks for the stamps of the groups
+every ingest calls and, finding them, does nothing else (no numba import, no file looked at). Nothing here can make
+a command fail or change a result: a child that fails or dies, a cache that cannot be written, a list out of date,
+each only leaves kernels to be compiled at their first call as before.
 """
 
 from __future__ import annotations
@@ -125,16 +126,21 @@ def _module_file(module: str) -> Path:
 
 
 def _numba_version() -> str:
-    """numba's version, read from its metadata (numba is not imported)."""
-    from importlib.metadata import version
+    """Which numba is installed: the path, size and time of its ``__init__.py`` (found, not imported; reading its
+    metadata costs ~10 ms), which an upgrade or a reinstall changes."""
+    from importlib.util import find_spec
 
-    return version("numba")
+    spec = find_spec("numba")
+    if spec is None or spec.origin is None:
+        return ""
+    stat = os.stat(spec.origin)
+    return f"{spec.origin}|{stat.st_size}|{stat.st_mtime_ns}"
 
 
 def stamp_path(group: str, entries: list[Entry], cache_dir: str) -> Path:
     """The stamp that says every kernel of ``group`` is in the cache: named by a digest of the group's entries, the
-    size and time of every source file of the kernels' packages, numba's and Python's versions (numba keys its cache
-    on a kernel's source file's time; a callee's may be in another file of the package)."""
+    size and time of every source file of the kernels' packages, numba's install and Python's version (numba keys
+    its cache on a kernel's source file's time; a callee's may be in another file of the package)."""
     digest = hashlib.sha256(f"{sys.version}|{_numba_version()}".encode())
     folders: set[Path] = set()
     for e in entries:
@@ -292,14 +298,14 @@ def prepare_ingest(
     processes: int,
     on_compile: Callable[[int, int], None] | None = None,
 ) -> Prepared | None:
-    """prepare for an ingest of ``files``: the stamps of every group are read first (a later run stops there);
-    on a first run the formats come from ``file_format`` or a look at some files (sniff_formats)."""
+    """prepare for an ingest of ``files``. A first run is told by the stamps of the groups every ingest calls
+    (``parse``, and ``derive`` when deriving): when they are there, nothing else is looked at (a format met for
+    the first time later is compiled at its first call, in one process, as before); else the formats come from
+    ``file_format`` or a look at some of the files (sniff_formats)."""
     if processes < 2:
         return None
     entries = read_signatures()
-    cache_dir = compiled.configure_cache()
-    everything = ingest_groups(FORMAT_GROUPS, derive)
-    if stamped(everything, entries, cache_dir):
+    if stamped(ingest_groups((), derive), entries, compiled.configure_cache()):
         return None
     formats = {file_format} if file_format else sniff_formats(files)
     return prepare(ingest_groups(sorted(formats), derive), processes, entries, on_compile)

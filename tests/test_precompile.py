@@ -15,6 +15,7 @@ import pytest
 from pipeline.precompile import (
     DERIVE,
     FORMAT_GROUPS,
+    PARSE,
     Entry,
     all_groups,
     group_of,
@@ -170,3 +171,24 @@ def test_a_stamp_changes_with_a_kernel_source_or_the_list(tmp_path: Path) -> Non
     finally:
         os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert stamp_path(DERIVE, entries, str(tmp_path)) == before
+
+
+def test_a_later_run_looks_at_no_file_once_the_common_groups_are_stamped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline import precompile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    looked: list[list[str]] = []
+    monkeypatch.setattr(precompile, "sniff_formats", lambda files: looked.append(files) or set())
+    monkeypatch.setattr(precompile, "prepare", lambda groups, *args: sorted(groups))
+    assert precompile.prepare_ingest(["a.xml"], None, True, 1) is None  # -j 1: compiled at first call, as before
+    assert precompile.prepare_ingest(["a.xml"], None, True, 2) == sorted([PARSE, DERIVE])
+    assert precompile.prepare_ingest(["a.xml"], "mjai", False, 2) == sorted([PARSE, "mjai"])
+    assert looked == [["a.xml"]]  # --format: nothing looked at
+    entries = read_signatures()
+    for group in (PARSE, DERIVE):
+        stamp_path(group, entries, str(tmp_path)).touch()
+    assert precompile.prepare_ingest(["a.xml"], None, True, 2) is None
+    assert precompile.prepare_ingest(["a.xml"], None, False, 2) is None
+    assert looked == [["a.xml"]]
