@@ -100,7 +100,6 @@ def ingest_command(
     wait: WaitOption = False,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
-    from pipeline.derive.run import stale_parts
     from pipeline.ingest.discovery import discover_paths
     from pipeline.store.warehouse import Warehouse
 
@@ -120,6 +119,8 @@ def ingest_command(
             follow_links=follow_links,
         )  # fmt: skip
         if run_derive:
+            from pipeline.derive.run import stale_parts  # after the ingest: its first file is read sooner
+
             stale = stale_parts(Warehouse(warehouse))  # derived by another paipu version, or never
             if stale:
                 _derive_with_progress(Warehouse(warehouse), stale, n_workers, scheduler)
@@ -130,7 +131,6 @@ def ingest_command(
 def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[str], **options: Any) -> IngestReport:
     """Ingest ``files`` (found in ``paths``) into ``warehouse`` with a progress bar (files, games, games/s) and
     print the summary; ``options`` are pipeline.ingest.ingest's. Returns the IngestReport."""
-    from pipeline.cli.render import render_ingest
     from pipeline.ingest.run import ingest
 
     n_files = len(files)
@@ -155,6 +155,8 @@ def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[s
             progress.update(task, completed=done, total=max(n_files, done), games=games, rate=rate)
 
         report = ingest(paths, warehouse, on_file=on_file, files=files, **options)
+    from pipeline.cli.render import render_ingest  # after the ingest (it imports DuckDB): the first file is read sooner
+
     render_ingest(out, report, time.perf_counter() - start)
     return report
 
