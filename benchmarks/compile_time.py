@@ -3,14 +3,20 @@
 Run by hand from the repository root (never a test; about a minute, most of it the cold compile; ``--isolated``
 adds several minutes)::
 
-    python benchmarks/compile_time.py [--warm-runs 3] [--isolated] [--startup-runs 5] [--startup-only] [--json PATH]
+    python benchmarks/compile_time.py [--warm-runs 3] [--jobs 1] [--isolated] [--startup-runs 5] [--startup-only]
+                                      [--json PATH] [--write-signatures]
 
 Every measurement is a fresh child process (``python benchmarks/compile_time.py --child ...``) with its own
 temporary ``NUMBA_CACHE_DIR``, so its CPU time and peak memory are its own:
 
-* **cold**: ``paipu ingest`` (the CLI, in the child's own process: one batch, no worker processes) of one small real
-  file of each format under ../shared/logs (``SAMPLES``: Tenhou XML, tenhou.net/6 JSON, Mahjong Soul, mjai), with
-  deriving, into an empty warehouse, the numba cache empty: every kernel the ingest calls is compiled.
+* **cold**: ``paipu ingest -j JOBS`` (the CLI, in the child's own process: one batch, no worker processes) of one
+  small real file of each format under ../shared/logs (``SAMPLES``: Tenhou XML, tenhou.net/6 JSON, Mahjong Soul,
+  mjai), with deriving, into an empty warehouse, the numba cache empty: every kernel the ingest calls is compiled.
+  ``--jobs 1`` (the default) compiles them in the child, one at its first call; ``--jobs 2`` (the default of
+  ``paipu ingest`` on two cores) lets pipeline.precompile compile them before the ingest in two processes, the
+  child and a process it spawns: the table then has the spawned process's CPU beside the child's own, and the
+  per-kernel table holds the child's share only. ``--write-signatures`` writes pipeline/kernel_signatures.txt
+  from the cold run (the kernels called from Python, with their types and costs: run it with ``--jobs 1``).
 * **warm**: the same ingest into a new warehouse, the cache now full (``--warm-runs`` processes): the start-up a
   later process pays (importing numba, loading the kernels). The wall time is the whole child process's, as the
   parent sees it (interpreter start, imports, the ingest of the four files), beside its parts.

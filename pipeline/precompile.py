@@ -201,10 +201,14 @@ def prepare(
     try:
         for e in shares[0] if shares else []:
             _compile(e)
-    finally:
         for child in children:
             child.join()
             prepared.children_ok &= child.exitcode == 0
+    except BaseException:  # Ctrl-C or an error here: the children stop now (they ignore Ctrl-C, like the workers)
+        for child in children:
+            child.terminate()
+            child.join()
+        raise
     for group in groups:
         if all(_cached(e) for e in wanted if e.group == group):
             prepared.stamps += _write_stamp(stamp_path(group, entries, cache_dir))

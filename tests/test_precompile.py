@@ -192,3 +192,30 @@ def test_a_later_run_looks_at_no_file_once_the_common_groups_are_stamped(
     assert precompile.prepare_ingest(["a.xml"], None, True, 2) is None
     assert precompile.prepare_ingest(["a.xml"], None, False, 2) is None
     assert looked == [["a.xml"]]
+
+
+INTERRUPTED = """
+import json, sys
+from pipeline import precompile
+from pipeline.precompile import Entry, read_signatures
+listed = {e.kernel: e for e in read_signatures()}
+entries = [Entry(listed[k].group, k, cost, listed[k].types) for k, cost in json.loads(sys.argv[1])]
+children = []
+start = precompile._start_child
+precompile._start_child = lambda share: children.append(start(share)) or children[-1]
+def interrupted(entry):
+    raise KeyboardInterrupt
+precompile._compile = interrupted  # Ctrl-C while this process compiles its share
+try:
+    precompile.prepare([entries[0].group], 2, entries)
+except KeyboardInterrupt:
+    print(json.dumps([child.exitcode for child in children]))
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_compiling_stops_the_child_at_once(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(tmp_path)}
+    command = [sys.executable, "-c", INTERRUPTED, json.dumps(SMALL)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=REPO)
+    assert json.loads(done.stdout) == [-15]  # terminated (SIGTERM), not waited for: it ignores Ctrl-C itself
