@@ -27,6 +27,7 @@ import importlib
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,12 +179,14 @@ def prepare(
     processes: int,
     entries: list[Entry] | None = None,
     on_compile: Callable[[int, int], None] | None = None,
+    idle: bool = False,
 ) -> Prepared | None:
     """Make sure the kernels of ``groups`` are in the cache before a command calls them: when some are missing,
     compile them now in up to ``processes`` processes (this one and children), calling ``on_compile(kernels,
-    processes)`` first. Returns None when ``processes`` is 1 (the kernels are then compiled at their first call,
-    one process's work either way) or the stamps said the kernels are there (nothing imported), else what was
-    done. Never raises for a child's failure."""
+    processes)`` first; with ``idle``, in as many as there are idle cores (compile_processes), none ahead when
+    that is one. Returns None when ``processes`` is 1 (the kernels are then compiled at their first call, one
+    process's work either way) or the stamps said the kernels are there (nothing imported), else what was done
+    (no shares: left to their first call). Never raises for a child's failure."""
     if processes < 2:
         return None
     groups = list(dict.fromkeys(groups))
@@ -193,6 +196,10 @@ def prepare(
         return None
     wanted = [e for e in entries if e.group in groups]
     missing = [e for e in wanted if not _cached(e)]
+    if missing and idle:
+        processes = compile_processes(processes, idle_cores())
+        if processes < 2:
+            return Prepared(missing, [])
     shares = split(missing, processes if sum(e.cost for e in missing) >= MIN_SHARED_SECONDS else 1)
     prepared = Prepared(missing, shares)
     if shares and on_compile is not None:
@@ -274,6 +281,42 @@ def compile_share(share: list[Entry], parent_pid: int) -> None:
         sys.exit(1)
 
 
+# ------------------------------------------------------------------------------------------------- idle cores
+
+
+IDLE_WINDOW = 0.2
+"""Seconds over which a first run measures how busy the cores are (/proc/stat) before it starts a child."""
+
+
+def idle_cores(window: float = IDLE_WINDOW, stat: Path = Path("/proc/stat")) -> float | None:
+    """How many cores were idle over the next ``window`` seconds (this process sleeps meanwhile): from the
+    machine's CPU counters (/proc/stat's first line: idle and iowait against the total); None where they cannot
+    be read."""
+
+    def counters() -> tuple[int, int]:
+        fields = [int(v) for v in stat.read_text().split("\n", 1)[0].split()[1:]]
+        return fields[3] + fields[4], sum(fields[:8])  # idle + iowait; user..steal (guests are inside user)
+
+    try:
+        idle0, total0 = counters()
+        time.sleep(window)
+        idle1, total1 = counters()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total1 <= total0:
+        return None
+    return (idle1 - idle0) / (total1 - total0) * (os.cpu_count() or 1)
+
+
+def compile_processes(requested: int, idle: float | None) -> int:
+    """How many processes a first run compiles in: ``requested`` (the command's workers, at most the cores), but
+    a child only for each core idle beside the one this process uses (measured: two compiling processes beside
+    other busy ones cost ~25% more CPU and did not finish sooner). ``idle``: idle_cores(); None counts as all idle."""
+    if requested < 2 or idle is None:
+        return requested
+    return max(1, min(requested, int(idle + 0.5)))
+
+
 # -------------------------------------------------------------------------------------------------- the ingest
 
 
@@ -301,15 +344,16 @@ def prepare_ingest(
     derive: bool,
     processes: int,
     on_compile: Callable[[int, int], None] | None = None,
+    idle: bool = False,
 ) -> Prepared | None:
-    """prepare for an ingest of ``files``. A first run is told by the stamps of the groups every ingest calls
-    (``parse``, and ``derive`` when deriving): when they are there, nothing else is looked at (a format met for
-    the first time later is compiled at its first call, in one process, as before); else the formats come from
-    ``file_format`` or a look at some of the files (sniff_formats)."""
+    """prepare for an ingest of ``files`` (``idle``: see prepare). A first run is told by the stamps of the groups
+    every ingest calls (``parse``, and ``derive`` when deriving): when they are there, nothing else is looked at (a
+    format met for the first time later is compiled at its first call, in one process, as before); else the
+    formats come from ``file_format`` or a look at some of the files (sniff_formats)."""
     if processes < 2:
         return None
     entries = read_signatures()
     if stamped(ingest_groups((), derive), entries, compiled.configure_cache()):
         return None
     formats = {file_format} if file_format else sniff_formats(files)
-    return prepare(ingest_groups(sorted(formats), derive), processes, entries, on_compile)
+    return prepare(ingest_groups(sorted(formats), derive), processes, entries, on_compile, idle)

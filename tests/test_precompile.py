@@ -219,3 +219,43 @@ def test_ctrl_c_while_compiling_stops_the_child_at_once(tmp_path: Path) -> None:
     command = [sys.executable, "-c", INTERRUPTED, json.dumps(SMALL)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=REPO)
     assert json.loads(done.stdout) == [-15]  # terminated (SIGTERM), not waited for: it ignores Ctrl-C itself
+
+
+class Counters:
+    """/proc/stat's first line, one snapshot per read."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+
+    def read_text(self) -> str:
+        return self.lines.pop(0) + "\ncpu0 0 0 0 0\n"
+
+
+def test_idle_cores_are_read_from_the_cpu_counters(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.precompile import idle_cores
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    # 200 ticks over two cores: 50 idle + 10 iowait -> 0.6 core idle
+    stat = Counters("cpu  100 0 20 500 5 0 0 0 0 0", "cpu  220 0 40 550 15 0 0 0 0 0")
+    assert idle_cores(0.0, stat) == pytest.approx(0.6)  # type: ignore[arg-type]
+    assert idle_cores(0.0, Counters("cpu  1 0 0 0 0 0 0 0", "cpu  1 0 0 0 0 0 0 0")) is None  # type: ignore[arg-type]
+    assert idle_cores(0.0, Path("/nonexistent/stat")) is None
+
+
+def test_a_child_compiles_only_beside_an_idle_core() -> None:
+    from pipeline.precompile import compile_processes
+
+    assert [compile_processes(2, idle) for idle in (2.0, 1.6, 1.5, 1.4, 0.3, None)] == [2, 2, 2, 1, 1, 2]
+    assert compile_processes(1, 2.0) == 1 and compile_processes(4, 2.6) == 3
+
+
+def test_a_busy_machine_leaves_the_kernels_to_their_first_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import precompile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(precompile, "idle_cores", lambda: 1.2)
+    compiled_here: list[Entry] = []
+    monkeypatch.setattr(precompile, "_compile", compiled_here.append)
+    done = precompile.prepare([DERIVE], 2, idle=True)
+    assert done is not None and done.missing and done.shares == [] and not compiled_here
+    assert not list(tmp_path.glob("paipu-kernels-*"))  # no stamp: the next run looks again

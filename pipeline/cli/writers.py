@@ -112,7 +112,7 @@ def ingest_command(
         if scheduler is None:  # a first run compiles the kernels it will call on every core at once
             from pipeline.precompile import prepare_ingest
 
-            prepare_ingest(files, file_format, run_derive, min(n_workers, default_workers()), _compiling)
+            prepare_ingest(files, file_format, run_derive, min(n_workers, default_workers()), _compiling, idle=True)
         report = _ingest_with_progress(
             paths, Warehouse(warehouse), files, batch_size=batch_size, file_format=file_format, derive=run_derive,
             workers=n_workers, scheduler=scheduler, rehash=rehash, limits=Limits.of_file_mb(max_file_mb),
@@ -204,7 +204,7 @@ def derive_command(
         if scheduler is None:  # a first run compiles the kernels it will call on every core at once
             from pipeline.precompile import DERIVE, prepare
 
-            prepare([DERIVE], min(n_workers, default_workers()), on_compile=_compiling)
+            prepare([DERIVE], min(n_workers, default_workers()), on_compile=_compiling, idle=True)
         _derive_with_progress(Warehouse(warehouse), None, n_workers, scheduler)
 
 
