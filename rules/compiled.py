@@ -15,7 +15,9 @@ calls is compiled (or loaded): a dispatcher costs nothing until its first call.
 What the first run costs (benchmarks/compile_time.py measures it, kernel by kernel) is kept down by compiling each
 kernel once per argument types: a callee's constant arguments are not compiled as literals (see _dispatcher_class),
 and the callers pass one dtype and layout per argument (int64 indexes and classes, writable contiguous arrays: a
-read-only or non-contiguous array is another signature, compiled again).
+read-only or non-contiguous array is another signature, compiled again). A first run also compiles the kernels a
+command will call before it starts, on every idle core at once (pipeline.precompile, with kernel_named,
+argument_types, is_cached and compile_for here; recorded_calls lists what a run calls from Python).
 """
 
 from __future__ import annotations
