@@ -72,13 +72,23 @@ class Entry:
 
 
 def read_signatures(path: Path = SIGNATURES) -> list[Entry]:
-    """The entries of a signature list (tab-separated: group, kernel, cost, types; '#' starts a comment)."""
+    """The entries of a signature list (tab-separated: group, kernel, cost, types; '#' starts a comment). Raises
+    OSError when it cannot be read, ValueError when a line is malformed."""
     entries = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             group, kernel, cost, types = line.split("\t")
             entries.append(Entry(group, kernel, float(cost), types))
     return entries
+
+
+def _signatures() -> list[Entry]:
+    """The shipped signature list, or none when it cannot be read (the kernels are then compiled at their first
+    call, as before)."""
+    try:
+        return read_signatures()
+    except (OSError, ValueError):
+        return []
 
 
 def write_signatures(entries: Iterable[Entry], path: Path = SIGNATURES) -> None:
@@ -190,7 +200,9 @@ def prepare(
     if processes < 2:
         return None
     groups = list(dict.fromkeys(groups))
-    entries = read_signatures() if entries is None else entries
+    entries = _signatures() if entries is None else entries
+    if not entries:
+        return None
     cache_dir = compiled.configure_cache()
     if stamped(groups, entries, cache_dir):
         return None
@@ -352,7 +364,9 @@ def prepare_ingest(
     formats come from ``file_format`` or a look at some of the files (sniff_formats)."""
     if processes < 2:
         return None
-    entries = read_signatures()
+    entries = _signatures()
+    if not entries:
+        return None
     if stamped(ingest_groups((), derive), entries, compiled.configure_cache()):
         return None
     formats = {file_format} if file_format else sniff_formats(files)

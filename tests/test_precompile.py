@@ -260,3 +260,21 @@ def test_a_busy_machine_leaves_the_kernels_to_their_first_call(tmp_path: Path, m
     done = precompile.prepare([DERIVE], 2, idle=True)
     assert done is not None and done.missing and done.shares == [] and not compiled_here
     assert not list(tmp_path.glob("paipu-kernels-*"))  # no stamp: the next run looks again
+
+
+def test_without_its_signature_list_a_first_run_compiles_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import precompile
+
+    def unreadable(path: Path = precompile.SIGNATURES) -> list[Entry]:
+        raise OSError("gone")
+
+    monkeypatch.setattr(precompile, "read_signatures", unreadable)
+    assert precompile.prepare_ingest(["a.xml"], None, True, 2) is None
+    assert precompile.prepare([DERIVE], 2) is None
+
+
+def test_the_signature_list_ships_with_the_package() -> None:
+    import tomllib
+
+    package_data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "kernel_signatures.txt" in package_data["pipeline"]
