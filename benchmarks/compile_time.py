@@ -3,14 +3,20 @@
 Run by hand from the repository root (never a test; about a minute, most of it the cold compile; ``--isolated``
 adds several minutes)::
 
-    python benchmarks/compile_time.py [--warm-runs 3] [--isolated] [--startup-runs 5] [--startup-only] [--json PATH]
+    python benchmarks/compile_time.py [--warm-runs 3] [--jobs 1] [--isolated] [--startup-runs 5] [--startup-only]
+                                      [--json PATH] [--write-signatures]
 
 Every measurement is a fresh child process (``python benchmarks/compile_time.py --child ...``) with its own
 temporary ``NUMBA_CACHE_DIR``, so its CPU time and peak memory are its own:
 
-* **cold**: ``paipu ingest`` (the CLI, in the child's own process: one batch, no worker processes) of one small real
-  file of each format under ../shared/logs (``SAMPLES``: Tenhou XML, tenhou.net/6 JSON, Mahjong Soul, mjai), with
-  deriving, into an empty warehouse, the numba cache empty: every kernel the ingest calls is compiled.
+* **cold**: ``paipu ingest -j JOBS`` (the CLI, in the child's own process: one batch, no worker processes) of one
+  small real file of each format under ../shared/logs (``SAMPLES``: Tenhou XML, tenhou.net/6 JSON, Mahjong Soul,
+  mjai), with deriving, into an empty warehouse, the numba cache empty: every kernel the ingest calls is compiled.
+  ``--jobs 1`` (the default) compiles them in the child, one at its first call; ``--jobs 2`` (the default of
+  ``paipu ingest`` on two cores) lets pipeline.precompile compile them before the ingest in two processes, the
+  child and a process it spawns: the table then has the spawned process's CPU beside the child's own, and the
+  per-kernel table holds the child's share only. ``--write-signatures`` writes pipeline/kernel_signatures.txt
+  from the cold run (the kernels called from Python, with their types and costs: run it with ``--jobs 1``).
 * **warm**: the same ingest into a new warehouse, the cache now full (``--warm-runs`` processes): the start-up a
   later process pays (importing numba, loading the kernels). The wall time is the whole child process's, as the
   parent sees it (interpreter start, imports, the ingest of the four files), beside its parts.
@@ -185,8 +191,8 @@ def process_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def child_ingest(input_folder: Path, warehouse: Path, out: Path) -> None:
-    """Run ``paipu ingest INPUT -w WAREHOUSE -j 1`` in this process, recording compiles; write the results."""
+def child_ingest(input_folder: Path, warehouse: Path, out: Path, jobs: int = 1) -> None:
+    """Run ``paipu ingest INPUT -w WAREHOUSE -j JOBS`` in this process, recording compiles; write the results."""
     recorder = CompileRecorder()
     recorder.install()
     loads = time_cache_loads()
@@ -195,19 +201,22 @@ def child_ingest(input_folder: Path, warehouse: Path, out: Path) -> None:
 
     imported = time.perf_counter()
     cpu_imported = process_cpu()
-    sys.argv = ["paipu", "ingest", str(input_folder), "-w", str(warehouse), "-j", "1"]
+    sys.argv = ["paipu", "ingest", str(input_folder), "-w", str(warehouse), "-j", str(jobs)]
     code: Any = 0
     try:
         app()
     except SystemExit as exit_:
         code = exit_.code
     end = time.perf_counter()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     from rules import compiled
 
     kernels = [f"{k.function.__module__}.{k.function.__qualname__}" for k in compiled._KERNELS]
     result = {
         "exit_code": code,
         "cpu_s": process_cpu(),
+        "children_cpu_s": children.ru_utime + children.ru_stime,
+        "kernel_ids": {name: compiled.kernel_name(k) for name, k in zip(kernels, compiled._KERNELS, strict=True)},
         "cpu_imports_s": cpu_imported,
         "peak_mb": vm_hwm_mb(),
         "wall_import_numba_s": imported_numba - START,
@@ -338,18 +347,22 @@ def short(name: str) -> str:
 
 def print_tables(cold: dict[str, Any], warm: list[dict[str, Any]], costs: list[KernelCost]) -> None:
     """The totals and the per-kernel table, as markdown."""
-    print("| run | CPU s | of which imports | compiles (own) | peak MB | process wall s | ingest wall s |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| run | CPU s | + child processes' CPU s | of which imports | compiles (own, this process) | peak MB | "
+        "process wall s | ingest wall s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     compile_total = sum(c["inclusive"] - c["children"] for c in cold["compiles"])
     print(
-        f"| cold (empty cache) | {cold['cpu_s']:.2f} | {cold['cpu_imports_s']:.2f} | {compile_total:.2f} | "
-        f"{cold['peak_mb']:.0f} | {cold['process_wall_s']:.2f} | {cold['wall_ingest_s']:.2f} |"
+        f"| cold (empty cache) | {cold['cpu_s']:.2f} | {cold.get('children_cpu_s', 0.0):.2f} | "
+        f"{cold['cpu_imports_s']:.2f} | {compile_total:.2f} | {cold['peak_mb']:.0f} | {cold['process_wall_s']:.2f} | "
+        f"{cold['wall_ingest_s']:.2f} |"
     )
     for i, w in enumerate(warm):
         print(
-            f"| warm {i + 1} (cache full) | {w['cpu_s']:.2f} | {w['cpu_imports_s']:.2f} | "
-            f"{sum(c['inclusive'] - c['children'] for c in w['compiles']):.2f} | {w['peak_mb']:.0f} | "
-            f"{w['process_wall_s']:.2f} | {w['wall_ingest_s']:.2f} |"
+            f"| warm {i + 1} (cache full) | {w['cpu_s']:.2f} | {w.get('children_cpu_s', 0.0):.2f} | "
+            f"{w['cpu_imports_s']:.2f} | {sum(c['inclusive'] - c['children'] for c in w['compiles']):.2f} | "
+            f"{w['peak_mb']:.0f} | {w['process_wall_s']:.2f} | {w['wall_ingest_s']:.2f} |"
         )
     if warm:
         median = {key: statistics.median(w[key] for w in warm) for key in ("cpu_s", "process_wall_s", "peak_mb")}
@@ -492,6 +505,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--startup-runs", type=int, default=5, help="runs of each start-up command (0: none)")
     parser.add_argument("--startup-only", action="store_true", help="measure the start-up only (a warm cache)")
     parser.add_argument("--json", type=Path, help="write every measurement here")
+    parser.add_argument("--jobs", type=int, default=1, help="the cold and warm ingests' -j (2: compile on both cores)")
+    parser.add_argument(
+        "--write-signatures", action="store_true",
+        help="write pipeline/kernel_signatures.txt from the cold run (with --jobs 1: every compile is seen)",
+    )  # fmt: skip
     parser.add_argument("--child", choices=("ingest", "isolated", "first-read"), help=argparse.SUPPRESS)
     parser.add_argument("--input", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--warehouse", type=Path, help=argparse.SUPPRESS)
@@ -500,7 +518,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.child == "ingest":
-        child_ingest(options.input, options.warehouse, options.out)
+        child_ingest(options.input, options.warehouse, options.out, options.jobs)
         return
     if options.child == "isolated":
         child_isolated(options.kernel, options.types, options.out)
@@ -520,11 +538,14 @@ def main(argv: list[str] | None = None) -> None:
         root = Path(temporary)
         folder = sample_folder(root)
         cache = root / "numba"
-        cold = run_child(["--child", "ingest", "--input", str(folder), "--warehouse", str(root / "wh0")], cache,
-                         root / "cold.json")  # fmt: skip
+        jobs = ["--jobs", str(options.jobs)]
+        cold = run_child(["--child", "ingest", "--input", str(folder), "--warehouse", str(root / "wh0"), *jobs],
+                         cache, root / "cold.json")  # fmt: skip
+        if options.write_signatures:
+            write_signatures(cold)
         warm = [
             run_child(
-                ["--child", "ingest", "--input", str(folder), "--warehouse", str(root / f"wh{i + 1}")],
+                ["--child", "ingest", "--input", str(folder), "--warehouse", str(root / f"wh{i + 1}"), *jobs],
                 cache,
                 root / f"warm{i}.json",
             )  # fmt: skip
@@ -546,6 +567,27 @@ def main(argv: list[str] | None = None) -> None:
         if options.json:
             measured = {"cold": cold, "warm": warm, "kernels": [vars(k) for k in costs]}
             options.json.write_text(json.dumps({**measured, "startup": _startup_json(startup) if startup else None}))
+
+
+def write_signatures(cold: dict[str, Any]) -> None:
+    """Write pipeline/kernel_signatures.txt: every kernel the cold ingest called from Python (a compile no other
+    compile was under), with its argument types and its compile's CPU seconds, callees included."""
+    sys.path.insert(0, str(REPO))  # this repository's pipeline, whatever is installed
+    from numba.core import types  # noqa: F401 - the pickled types need numba's classes
+
+    from pipeline.precompile import Entry, group_of
+    from pipeline.precompile import write_signatures as write
+    from rules.compiled import types_text
+
+    entries = []
+    for c in cold["compiles"]:
+        kernel = cold["kernel_ids"].get(c["kernel"])
+        if kernel is None or c["parent"] or not c["types"]:
+            continue
+        argument_types = pickle.loads(base64.b64decode(c["types"]))
+        entries.append(Entry(group_of(kernel), kernel, round(c["inclusive"], 2), types_text(argument_types)))
+    write(entries)
+    print(f"wrote {len(entries)} kernel signatures")
 
 
 def _startup_json(startup: dict[str, Any]) -> dict[str, Any]:

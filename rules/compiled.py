@@ -15,16 +15,20 @@ calls is compiled (or loaded): a dispatcher costs nothing until its first call.
 What the first run costs (benchmarks/compile_time.py measures it, kernel by kernel) is kept down by compiling each
 kernel once per argument types: a callee's constant arguments are not compiled as literals (see _dispatcher_class),
 and the callers pass one dtype and layout per argument (int64 indexes and classes, writable contiguous arrays: a
-read-only or non-contiguous array is another signature, compiled again).
+read-only or non-contiguous array is another signature, compiled again). A first run also compiles the kernels a
+command will call before it starts, on every idle core at once (pipeline.precompile, with kernel_named,
+argument_types, is_cached and compile_for here; recorded_calls lists what a run calls from Python).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +75,9 @@ passed as a first-class function, and the wrapper is compiled (and kept in memor
 _KERNELS: list[Kernel] = []
 """Every kernel declared, in declaration order."""
 
+_RECORDED: set[tuple[str, str]] | None = None
+"""While recorded_calls runs: every kernel called from Python for types not seen yet in this process."""
+
 _LOCK = threading.Lock()
 """Held while dispatchers are created (kernels release the GIL: threads may call their first ones at once)."""
 
@@ -104,6 +111,11 @@ def _dispatcher_class() -> type:
     cache_class = _loading_cache_class()
 
     class Dispatcher(registry.CPUDispatcher):
+        def _compile_for_args(self, *args: Any, **kws: Any) -> Any:  # a call from Python, types not seen yet
+            if _RECORDED is not None:
+                _record_call(self, args)
+            return super()._compile_for_args(*args, **kws)
+
         def get_call_template(self, args: tuple, kws: dict) -> tuple:
             plain = tuple(types.unliteral(a) for a in args)
             return super().get_call_template(plain, {k: types.unliteral(v) for k, v in kws.items()})
@@ -157,3 +169,76 @@ def compile_all() -> None:
             for name, value in list(names.items()):
                 if isinstance(value, Kernel) and value.dispatcher is not None:
                     names[name] = value.dispatcher
+
+
+def kernel_named(name: str) -> Kernel:
+    """The kernel ``module:qualname`` (its module imported); KeyError when that module declares no such kernel."""
+    module, _, qualname = name.partition(":")
+    importlib.import_module(module)
+    for kernel in _KERNELS:
+        if (kernel.function.__module__, kernel.function.__qualname__) == (module, qualname):
+            return kernel
+    raise KeyError(f"no kernel {name}")
+
+
+def kernel_name(kernel: Kernel) -> str:
+    """A kernel's ``module:qualname`` (what kernel_named finds it by)."""
+    return f"{kernel.function.__module__}:{kernel.function.__qualname__}"
+
+
+def argument_types(text: str) -> tuple:
+    """numba's argument types written as their ``repr`` (what types_text gives): ``(Array(int64, 1, 'C', False,
+    aligned=True), int64)``. Imports numba."""
+    from numba.core import types
+
+    names = {name: getattr(types, name) for name in dir(types) if not name.startswith("_")}
+    parsed = eval(text, {"__builtins__": {}}, names)  # noqa: S307 - paipu's own signature list, numba's names only
+    return tuple(parsed)
+
+
+def types_text(argument_types: tuple) -> str:
+    """The text of a kernel's argument types that argument_types reads back."""
+    return repr(tuple(argument_types))
+
+
+def _record_call(dispatcher: Any, args: tuple) -> None:
+    """Note a call from Python (module:qualname, its argument types' text) while recorded_calls runs."""
+    try:
+        types = types_text(tuple(dispatcher.typeof_pyval(arg) for arg in args))
+    except Exception:  # noqa: BLE001 - numba then raises its own error for the call
+        return
+    if _RECORDED is not None:
+        _RECORDED.add((f"{dispatcher.py_func.__module__}:{dispatcher.py_func.__qualname__}", types))
+
+
+@contextlib.contextmanager
+def recorded_calls() -> Iterator[set[tuple[str, str]]]:
+    """Record, while in the block, every kernel called from Python (not from another kernel) with its argument
+    types' text, ``(module:qualname, types)``, for types this process had not called it with before (run it in a
+    fresh process to see every call)."""
+    global _RECORDED
+    calls: set[tuple[str, str]] = set()
+    _RECORDED = calls
+    try:
+        yield calls
+    finally:
+        _RECORDED = None
+
+
+def is_cached(kernel: Kernel, argument_types: tuple) -> bool:
+    """Whether numba's cache holds ``kernel`` compiled for ``argument_types`` from its current source (a cheap look
+    at the cache's index; the machine code is not loaded)."""
+    if kernel.dispatcher is None:
+        compile_all()
+    dispatcher: Any = kernel.dispatcher
+    cache = dispatcher._cache
+    key = cache._index_key(tuple(argument_types), dispatcher.targetctx.codegen())
+    return key in cache._cache_file._load_index()
+
+
+def compile_for(kernel: Kernel, argument_types: tuple) -> None:
+    """Compile ``kernel`` for ``argument_types`` now, or load it from the cache when it is there (it is saved there
+    when compiled: other processes then load it)."""
+    if kernel.dispatcher is None:
+        compile_all()
+    kernel.dispatcher.compile(tuple(argument_types))  # type: ignore[union-attr]

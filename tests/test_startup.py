@@ -84,6 +84,14 @@ def test_an_ingest_loads_only_its_formats_parser_and_a_query_no_parser(shared_lo
     assert not {"pandas", "matplotlib", "numba", *PARSER_MODULES} & query
 
 
+def test_a_pool_worker_starts_without_duckdb() -> None:
+    # a worker imports the jobs' modules: the invariant checks' SQL (and DuckDB) only when the sieve finds a suspect
+    code = "import sys, pipeline.executors, pipeline.ingest.run, pipeline.derive.run; print('duckdb' in sys.modules)"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "False\n", done.stderr
+
+
 def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> None:
     code = (
         "from pipeline import without_pandas\n"

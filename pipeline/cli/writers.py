@@ -54,6 +54,11 @@ def _writer(warehouse: Path, wait: bool) -> AbstractContextManager[None]:
     return warehouse_lock(warehouse, wait=wait, on_wait=_waiting)
 
 
+def _compiling(kernels: int, processes: int) -> None:
+    """Say on stderr that a first run compiles its kernels (pipeline.precompile), once."""
+    err.print(f"[dim]first run: compiling {kernels} kernels in {processes} processes (once, kept in the cache)[/dim]")
+
+
 def _check_scheduler(scheduler: str | None) -> None:
     """Exit 2 when ``--scheduler`` is neither 'local' nor a scheduler address."""
     problem = scheduler_problem(scheduler) if scheduler is not None else None
@@ -95,7 +100,6 @@ def ingest_command(
     wait: WaitOption = False,
 ) -> None:
     """Read game logs into the warehouse (every file is accounted for in the manifest), then derive."""
-    from pipeline.derive.run import stale_parts
     from pipeline.ingest.discovery import discover_paths
     from pipeline.store.warehouse import Warehouse
 
@@ -105,12 +109,18 @@ def ingest_command(
     files = discover_paths(paths, follow_links)  # listed once; containers are opened as their batch comes
     n_workers = workers or default_workers()
     with _writer(warehouse, wait):  # held through the derivation after the ingest
+        if scheduler is None:  # a first run compiles the kernels it will call on every core at once
+            from pipeline.precompile import prepare_ingest
+
+            prepare_ingest(files, file_format, run_derive, min(n_workers, default_workers()), _compiling, idle=True)
         report = _ingest_with_progress(
             paths, Warehouse(warehouse), files, batch_size=batch_size, file_format=file_format, derive=run_derive,
             workers=n_workers, scheduler=scheduler, rehash=rehash, limits=Limits.of_file_mb(max_file_mb),
             follow_links=follow_links,
         )  # fmt: skip
         if run_derive:
+            from pipeline.derive.run import stale_parts  # after the ingest: its first file is read sooner
+
             stale = stale_parts(Warehouse(warehouse))  # derived by another paipu version, or never
             if stale:
                 _derive_with_progress(Warehouse(warehouse), stale, n_workers, scheduler)
@@ -121,7 +131,6 @@ def ingest_command(
 def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[str], **options: Any) -> IngestReport:
     """Ingest ``files`` (found in ``paths``) into ``warehouse`` with a progress bar (files, games, games/s) and
     print the summary; ``options`` are pipeline.ingest.ingest's. Returns the IngestReport."""
-    from pipeline.cli.render import render_ingest
     from pipeline.ingest.run import ingest
 
     n_files = len(files)
@@ -146,6 +155,8 @@ def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[s
             progress.update(task, completed=done, total=max(n_files, done), games=games, rate=rate)
 
         report = ingest(paths, warehouse, on_file=on_file, files=files, **options)
+    from pipeline.cli.render import render_ingest  # after the ingest (it imports DuckDB): the first file is read sooner
+
     render_ingest(out, report, time.perf_counter() - start)
     return report
 
@@ -189,7 +200,12 @@ def derive_command(
     _check_scheduler(scheduler)
     _require_warehouse(warehouse)
     with _writer(warehouse, wait):
-        _derive_with_progress(Warehouse(warehouse), None, workers or default_workers(), scheduler)
+        n_workers = workers or default_workers()
+        if scheduler is None:  # a first run compiles the kernels it will call on every core at once
+            from pipeline.precompile import DERIVE, prepare
+
+            prepare([DERIVE], min(n_workers, default_workers()), on_compile=_compiling, idle=True)
+        _derive_with_progress(Warehouse(warehouse), None, n_workers, scheduler)
 
 
 def _require_warehouse(warehouse: Path) -> None:
@@ -247,5 +263,3 @@ def compact_command(
         )
     if report.old_schema:
         out.print(f"{report.old_schema} small parts left alone: written with an older schema", highlight=False)
-
-

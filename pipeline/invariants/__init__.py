@@ -11,13 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from pipeline.db.connection import connect_tables
 from pipeline.invariants import arrays
 from pipeline.invariants.kernel import CHECKS
 from pipeline.invariants.sieve import game_bits
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
-from pipeline.statistics import run_checks
 
 SERVER_ONLY_CHECKS = frozenset({"score_conservation"})
 """Checks a log written or edited by another tool may fail and still be stored (the tenhou-python-bot fixtures'
@@ -51,7 +49,11 @@ def needs_judging(tables: dict[str, pa.Table]) -> np.ndarray:
 def judge(tables: dict[str, pa.Table]) -> dict[str, str]:
     """game_id -> 'fails the invariant check <name> (round <r>: <detail>)', the first check of
     pipeline/sql/checks (in file-name order) the game fails by the checks' SQL over ``tables``, for every game
-    that fails one (SERVER_ONLY_CHECKS in server-written games only)."""
+    that fails one (SERVER_ONLY_CHECKS in server-written games only). DuckDB is imported here, when the sieve
+    found a suspect: a batch whose games all pass (and a pool worker's start) does without it."""
+    from pipeline.db.connection import connect_tables
+    from pipeline.statistics import run_checks
+
     verdicts: dict[str, str] = {}
     for name, violations in run_checks(connect_tables(tables)).items():
         for v in violations:
