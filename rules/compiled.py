@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import importlib
 import os
 import sys
@@ -36,10 +37,32 @@ CACHE_ENV = "NUMBA_CACHE_DIR"
 """numba's own setting for where its cache lives."""
 
 
+SOURCE_ROOT = Path(__file__).resolve().parent.parent
+"""The folder holding the packages whose source the kernels are compiled from (rules/ and pipeline/)."""
+
+KERNEL_PACKAGES = ("rules", "pipeline")
+"""The packages whose Python files stamp the cache folder (kernels are declared in both)."""
+
+
 def default_cache_dir() -> Path:
-    """The per-user cache folder of paipu's kernels: $XDG_CACHE_HOME/paipu/numba or ~/.cache/paipu/numba."""
+    """The per-user cache folder of paipu's kernels: $XDG_CACHE_HOME/paipu/numba/<stamp> (~/.cache without
+    XDG_CACHE_HOME), the stamp a digest of source_stamps(): numba checks only the time stamp of a kernel's own
+    file, so machine code with a callee from another file inlined would outlive an edit (or an upgrade) of that
+    callee; a new folder for every change of the source keeps it from being loaded."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "paipu" / "numba"
+    return Path(base) / "paipu" / "numba" / source_stamp()
+
+
+@functools.cache
+def source_stamp() -> str:
+    """A short digest of the path, size and modification time of every Python file of KERNEL_PACKAGES (~1 ms:
+    file stats, nothing read)."""
+    digest = hashlib.blake2b(digest_size=8)
+    for package in KERNEL_PACKAGES:
+        for path in sorted((SOURCE_ROOT / package).rglob("*.py")):
+            stat = path.stat()
+            digest.update(f"{path.relative_to(SOURCE_ROOT)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
 
 
 def configure_cache() -> str:

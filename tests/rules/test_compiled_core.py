@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rules.compiled import KERNEL_PACKAGES, source_stamp
 from rules.shanten import regular_distance, shanten, special_shanten, suit_indices
 from rules.suit_classes import SuitClasses, build_suit_classes, classes_checksum, suit_classes
 from rules.tiles import TERMINALS_HONORS_34
@@ -46,9 +47,26 @@ def test_class_tables_rebuild_identically_from_the_distance_tables() -> None:
 
 def test_numba_cache_defaults_to_the_user_cache_folder(tmp_path: Path) -> None:
     code = "from rules.compiled import configure_cache; print(configure_cache())"
-    assert run_python(code, NUMBA_CACHE_DIR=None, XDG_CACHE_HOME=str(tmp_path)) == str(tmp_path / "paipu" / "numba")
+    stamp = source_stamp()
+    assert run_python(code, NUMBA_CACHE_DIR=None, XDG_CACHE_HOME=str(tmp_path)) == str(
+        tmp_path / "paipu" / "numba" / stamp
+    )
     home = run_python(code, NUMBA_CACHE_DIR=None, XDG_CACHE_HOME=None, HOME=str(tmp_path))
-    assert home == str(tmp_path / ".cache" / "paipu" / "numba")
+    assert home == str(tmp_path / ".cache" / "paipu" / "numba" / stamp)
+
+
+def test_the_cache_folder_changes_with_any_source_file(tmp_path: Path) -> None:
+    root = tmp_path / "tree"
+    for package in KERNEL_PACKAGES:
+        (root / package / "sub").mkdir(parents=True)
+        (root / package / "sub" / "kernels.py").write_text("x = 1\n")
+    code = "import rules.compiled as c; c.SOURCE_ROOT = __import__('pathlib').Path({root!r}); print(c.source_stamp())"
+    before = run_python(code.format(root=str(root)))
+    callee = root / "pipeline" / "sub" / "kernels.py"
+    callee.write_text("x = 22\n")  # a callee edited: another size (and time)
+    after = run_python(code.format(root=str(root)))
+    assert len(before) == 16 and before != after
+    assert run_python(code.format(root=str(root))) == after  # the same source, the same folder
 
 
 def test_a_cache_folder_the_user_chose_is_kept(tmp_path: Path) -> None:
