@@ -308,8 +308,12 @@ def filtered_games(con: duckdb.DuckDBPyConnection, where: str | None) -> Iterato
     if where is None:
         yield
         return
-    ensure_views(con)
+    stored = has_stored_rollups(con)
+    ensure_views(con, ("games",) if stored else None)  # the stored rollups need no other view to filter
     check_where(con, where)
+    by_store = stored and filters_stored(con, where)
+    if stored and not by_store:
+        ensure_views(con)  # before counted_games is filtered: making the macros would put it back
     every_game = load_sql("macros", "counted_games")
     head, found, _ = every_game.rpartition("where true")
     if not found:
@@ -320,12 +324,10 @@ def filtered_games(con: duckdb.DuckDBPyConnection, where: str | None) -> Iterato
     except duckdb.Error as error:
         con.execute(every_game)
         raise ValueError(f"--where {where!r} fails over the games view: {_first_line(error)}") from None
-    stored = has_stored_rollups(con)
-    if stored:
-        if filters_stored(con, where):
-            stored_rollup_views(con, where)
-        else:
-            create_rollup_views(con)
+    if by_store:
+        stored_rollup_views(con, where)
+    elif stored:
+        create_rollup_views(con)
     try:
         yield
     finally:
@@ -351,7 +353,7 @@ def underived_parts(warehouse: Warehouse) -> list[Path]:
 
 def has_player(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     """True when a seat of some stored game has this player name (the marts' group value: 'unknown' for none)."""
-    ensure_views(con)
+    ensure_views(con, ("players",))
     sql = "select count(*) from players where coalesce(name, 'unknown') = $name"
     return con.execute(sql, {"name": name}).fetchall()[0][0] > 0
 

@@ -25,7 +25,7 @@ from pipeline.db.rollups import (
 )
 from pipeline.derive.run import derive
 from pipeline.ingest import ingest
-from pipeline.statistics import GROUPINGS, MARTS, Stat, all_stats, mart_stats
+from pipeline.statistics import GROUPINGS, MARTS, Stat, all_stats, has_player, mart_stats
 from pipeline.store.warehouse import Warehouse
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
@@ -197,3 +197,14 @@ def test_notebooks_read_the_stored_rollups_once_paipu_stats_made_them(tmp_path: 
     from_parquet = connect(warehouse)
     expected = query(from_parquet, load_sql("marts", "player_wins"), {"by": "room"})
     assert stored and stored == expected.to_pylist()
+
+
+def test_a_where_over_stored_columns_binds_the_games_view_alone(real_copy: Warehouse) -> None:
+    con = connect_with_rollups(real_copy, lazy=True)
+    views = "select view_name from duckdb_views() where not internal and view_name in ('games', 'players', 'rounds')"
+    where = "room = 'houou'"
+    assert every_stat(con, where) == every_stat(connect(real_copy), where)
+    assert {row[0] for row in con.execute(views).fetchall()} == {"games"}
+    assert has_player(con, "NoName") and {row[0] for row in con.execute(views).fetchall()} == {"games", "players"}
+    assert every_stat(con, "n_rounds >= 10") == every_stat(connect(real_copy), "n_rounds >= 10")
+    assert {row[0] for row in con.execute(views).fetchall()} == {"games", "players", "rounds"}  # every view now

@@ -73,26 +73,37 @@ PENDING = "paipu_views_pending"
 """The variable a lazy connection (connect(lazy=True)) holds its warehouse's folder in until ensure_views."""
 
 
-def ensure_views(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the staging views and every macro of a lazy connection (connect(lazy=True)), once; no-op for any
-    other. The rollup views are left as they are (stored ones, or made by the caller)."""
+def ensure_views(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...] | None = None) -> None:
+    """Create the staging views of a lazy connection (connect(lazy=True)) that it does not have yet: those of
+    ``tables`` (e.g. ('games',) to check a `--where`), or every one and then every macro when None (once); no-op
+    for any other connection. The rollup views are left as they are (stored ones, or made by the caller)."""
     # fetchall: a result left unread would keep the connection from DuckDB's relation API (con.sql)
     [(pending,)] = con.execute(f"select getvariable('{PENDING}')").fetchall()
     if pending is None:
         return
+    made = {row[0] for row in con.execute("select view_name from duckdb_views() where not internal").fetchall()}
+    wanted = [table for table in (tables or sql_names("staging")) if table not in made]
     warehouse = Warehouse(pending)
-    files = {table: [str(p) for p in warehouse.table_files(table)] for table in sql_names("staging")}
-    create_views(con, files, rollup_views=False)
-    con.execute(f"set variable {PENDING} = null")
+    files = {table: [str(p) for p in warehouse.table_files(table)] for table in wanted}
+    create_views(con, files, rollup_views=False, tables=wanted, tolerant=tables is not None)
+    if tables is None:
+        con.execute(f"set variable {PENDING} = null")
 
 
-def create_views(con: duckdb.DuckDBPyConnection, files: Mapping[str, list[str]], rollup_views: bool = True) -> None:
-    """Create in ``con`` the staging view of every table over its part files (table name -> paths; a table with
-    none, or not given, is an empty view with the declared columns), then the macros and, with ``rollup_views``,
-    the rollups' views (pipeline.db.rollups: computed from these views until stored ones are attached)."""
+def create_views(
+    con: duckdb.DuckDBPyConnection,
+    files: Mapping[str, list[str]],
+    rollup_views: bool = True,
+    tables: list[str] | None = None,
+    tolerant: bool = False,
+) -> None:
+    """Create in ``con`` the staging view of every table (of ``tables`` only, when given) over its part files
+    (table name -> paths; a table with none, or not given, is an empty view with the declared columns), then the
+    macros (``tolerant``: those that can be made without the views not made yet) and, with ``rollup_views``, the
+    rollups' views (pipeline.db.rollups: computed from these views until stored ones are attached)."""
     from pipeline.db.rollups import create_rollup_views
 
-    for table in sql_names("staging"):
+    for table in sql_names("staging") if tables is None else tables:
         if files.get(table):
             con.execute(f"set variable {table}_files = $files", {"files": files[table]})
             con.execute(f"create view {table} as {load_sql('staging', table)}")
@@ -100,7 +111,7 @@ def create_views(con: duckdb.DuckDBPyConnection, files: Mapping[str, list[str]],
                 _add_missing_columns(con, table)
         else:
             _view_over_arrow(con, table, arrow_schema(table).empty_table())  # the declared columns, no rows
-    _create_macros(con)
+    _create_macros(con, tolerant=tolerant)
     if rollup_views:
         create_rollup_views(con)
 
@@ -148,11 +159,15 @@ def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table)
 
 
 def _create_macros(con: duckdb.DuckDBPyConnection, tolerant: bool = False) -> None:
-    """Create the shared pieces of the marts (pipeline/sql/macros, e.g. rollup_seats), each after the table
-    macros it calls: DuckDB binds a table macro's calls when it is created, so one that fails for want of another
-    is tried again once more of them exist. Raises the first error when no macro can be created, unless
-    ``tolerant`` (a lazy connection without its views yet: those that read a table are left for later)."""
-    pending = list(sql_names("macros"))
+    """Create the shared pieces of the marts (pipeline/sql/macros, e.g. rollup_seats; each file makes the macro or
+    view of its name) that ``con`` does not have yet, each after the table macros it calls: DuckDB binds a table
+    macro's calls when it is created, so one that fails for want of another is tried again once more of them
+    exist. Raises the first error when no macro can be created, unless ``tolerant`` (a lazy connection without
+    all its views yet: those that read a missing view are left for later). One made before is never made again:
+    counted_games may hold a `--where` (pipeline.statistics.filtered_games)."""
+    made = {row[0] for row in con.execute("select function_name from duckdb_functions() where not internal").fetchall()}
+    made |= {row[0] for row in con.execute("select view_name from duckdb_views() where not internal").fetchall()}
+    pending = [macro for macro in sql_names("macros") if macro not in made]
     while pending:
         failed: list[tuple[str, duckdb.CatalogException]] = []
         for macro in pending:
