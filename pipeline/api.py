@@ -31,8 +31,8 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.db import connect, load_sql, sql_names
-from pipeline.db.rollups import attach_rollups, refresh_rollups, store_path
+from pipeline.db import load_sql, sql_names
+from pipeline.db.rollups import connect_with_rollups
 from pipeline.errors import PaipuError
 from pipeline.schema import ALL_TABLES
 from pipeline.statistics import DERIVED_MARTS, NOT_DERIVED, all_stats, has_player, parse_by, underived_parts
@@ -94,10 +94,7 @@ class PaipuWarehouse:
         """A connection with every view; the marts read the warehouse's stored rollups when `paipu stats` made
         them (refreshed first: pipeline.db.rollups), else compute them from the Parquet (never made here: making
         them over a large warehouse takes minutes a notebook did not ask for)."""
-        con = connect(self.warehouse)
-        if store_path(self.warehouse).exists() and refresh_rollups(self.warehouse):
-            attach_rollups(con, self.warehouse)
-        return con
+        return connect_with_rollups(self.warehouse, make=False)
 
     def _current(self) -> duckdb.DuckDBPyConnection:
         """The connection, opened again when a batch was published since it was (call under ``reading``)."""

@@ -328,16 +328,18 @@ def filters_stored(con: duckdb.DuckDBPyConnection, predicate: str) -> bool:
     return True
 
 
-def connect_with_rollups(warehouse: Warehouse, lazy: bool = False) -> duckdb.DuckDBPyConnection:
+def connect_with_rollups(warehouse: Warehouse, lazy: bool = False, make: bool = True) -> duckdb.DuckDBPyConnection:
     """Return ``pipeline.db.connect(warehouse)`` with the warehouse's stored rollups refreshed (refresh_rollups:
-    made when absent) and attached when that succeeded: the connection `paipu stats` and `paipu report` read.
-    ``lazy``: the views over the part files are made only when ensure_views is called (or the stored rollups
-    could not be read), as connect(lazy=True). Raises WarehouseError as connect does."""
+    made when absent, unless ``make`` is false) and attached when that succeeded: the connection `paipu stats`,
+    `paipu report` and the notebooks (make=False) read. ``lazy``: the views over the part files are made only when
+    ensure_views is called (or the stored rollups could not be read), as connect(lazy=True). Raises
+    WarehouseError as connect does."""
     from pipeline.db.connection import connect, ensure_views
 
     con = connect(warehouse, rollup_views=False, lazy=lazy)
     parts = current_parts(warehouse)
-    if not (refresh_rollups(warehouse, parts) and attach_rollups(con, warehouse, parts)):
+    wanted = make or store_path(warehouse).exists()
+    if not (wanted and refresh_rollups(warehouse, parts) and attach_rollups(con, warehouse, parts)):
         ensure_views(con)
         create_rollup_views(con)
     return con
