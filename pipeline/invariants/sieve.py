@@ -48,26 +48,39 @@ def _sorted_rows(table: pa.Table, game: np.ndarray, bits: np.ndarray, *order_by:
     by (game, round, *order_by): the rows' original index ``row``, ``game``, ``key`` and each ``order_by`` column,
     all sorted. Flags UNSURE for a game with a round_idx or ``order_by`` value that is null or out of range."""
     round_idx = arrays.integers(table, "round_idx")
-    known = np.flatnonzero(game >= 0)
-    game, round_idx = game[known], round_idx[known]
-    columns = {name: arrays.integers(table, name)[known] for name in order_by}
+    columns = {name: arrays.integers(table, name) for name in order_by}
+    known = np.arange(len(game))
+    if (game < 0).any():  # rows of no game of the batch: left out (a parser's rows all have one)
+        known = np.flatnonzero(game >= 0)
+        game, round_idx = game[known], round_idx[known]
+        columns = {name: values[known] for name, values in columns.items()}
     _flag(bits, game, (round_idx < 0) | (round_idx > MAX_ROUND), UNSURE)
     for values in columns.values():
         _flag(bits, game, values < 0, UNSURE)
     key = _keys(game, round_idx)
     order = _order(key, [columns[name] for name in order_by])
+    if order is None:  # sorted already, as a parser's rows are: no copy
+        return {"row": known, "game": game, "key": key, **columns}
     out = {"row": known[order], "game": game[order], "key": key[order]}
     out.update({name: values[order] for name, values in columns.items()})
     return out
 
 
-def _order(key: np.ndarray, then: list[np.ndarray]) -> np.ndarray:
-    """The stable order of rows by ``key``, then by ``then`` (at most one column): the rows' own order when they
-    are sorted already, as a parser's rows are."""
+def _order(key: np.ndarray, then: list[np.ndarray]) -> np.ndarray | None:
+    """The stable order of rows by ``key``, then by ``then`` (at most one column); None when they are sorted
+    already, as a parser's rows are."""
     steps = np.diff(key)
     if not (steps < 0).any() and not (then and ((steps == 0) & (np.diff(then[0]) < 0)).any()):
-        return np.arange(len(key))
+        return None
     return np.lexsort((*reversed(then), key))
+
+
+def _among(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """Whether each of ``keys`` is one of ``sorted_keys`` (sorted ascending): np.isin without its sort."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
 
 
 def _ranges(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -102,7 +115,14 @@ def _table_checks(tables: dict[str, pa.Table], games: dict[str, np.ndarray], bit
 
 def _out_of_range(column: pa.ChunkedArray, low: int, high: int) -> np.ndarray:
     """Rows of ``column`` (integers, or lists of them, or lists of lists) holding a value outside [low, high]."""
-    values, rows = column.combine_chunks(), None
+    column = column.combine_chunks()
+    leaves = column
+    while pa.types.is_list(leaves.type):
+        leaves = leaves.flatten()
+    bounds = pc.min_max(leaves)  # one pass; nearly every batch has nothing out of range
+    if bounds["min"].as_py() is None or (bounds["min"].as_py() >= low and bounds["max"].as_py() <= high):
+        return np.zeros(0, dtype=np.int64)
+    values, rows = column, None
     while pa.types.is_list(values.type):
         parents = pc.list_parent_indices(values).to_numpy()
         rows = parents if rows is None else rows[parents]
@@ -135,7 +155,7 @@ def game_bits(tables: dict[str, pa.Table]) -> np.ndarray:
     wins = _sorted_rows(tables["wins"], games["wins"], bits, "win_idx")
     draws = _sorted_rows(tables["draws"], games["draws"], bits)
     for name, rows in (("events", events), ("wins", wins), ("draws", draws)):
-        orphan = ~np.isin(rows["key"], rounds["key"])
+        orphan = ~_among(rows["key"], rounds["key"])
         _flag(bits, rows["game"], orphan, UNSURE if name == "events" else ROUND_RESULTS)
     if not len(rounds["key"]):
         return bits
