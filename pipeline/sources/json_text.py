@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 
-def loads(text: str) -> Any:
-    """The JSON value of ``text``; raises ValueError (json.JSONDecodeError for bad syntax) saying what is wrong
-    with it: a non-finite number, nesting too deep, an integer too long."""
+def loads(text: str, object_hook: Callable[[dict[str, Any]], Any] | None = None) -> Any:
+    """The JSON value of ``text`` (each object passed through ``object_hook`` when given, innermost first, as
+    json.loads does); raises ValueError (json.JSONDecodeError for bad syntax) saying what is wrong with it: a
+    non-finite number, nesting too deep, an integer too long."""
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_hook=object_hook)
     except RecursionError:
         raise ValueError("nested too deep to be read") from None
 

@@ -20,17 +20,28 @@ NORTH = 30
 """34-kind of the North wind, the tile set aside as kita (RecordBaBei)."""
 
 
+_PARSED: dict[str, tuple[int, bool]] = {}
+"""parse_tile's answer for each tile string read so far (a game reads a few dozen strings some 30,000 times)."""
+
+
 def parse_tile(text: object) -> tuple[int, bool]:
     """Return (34-kind, is_red) of a tile string: '1m'..'9m', '0m' (red 5m), same for p and s, '1z'..'7z'
     (East South West North haku hatsu chun). Raises ParseError for anything else."""
+    parsed = _PARSED.get(text) if type(text) is str else None  # noqa: E721 - a str subclass is read anew
+    if parsed is not None:
+        return parsed
     match = _TILE.match(text) if isinstance(text, str) else None
     if match is None:
         raise ParseError(f"tile {text!r} is not a Mahjong Soul tile string")
     number, suit, honor = match.groups()
     if honor is not None:
-        return 27 + int(honor) - 1, False
-    value = int(number)
-    return _SUIT_BASE[suit] + (4 if value == 0 else value - 1), value == 0
+        parsed = 27 + int(honor) - 1, False
+    else:
+        value = int(number)
+        parsed = _SUIT_BASE[suit] + (4 if value == 0 else value - 1), value == 0
+    if type(text) is str:  # noqa: E721
+        _PARSED[text] = parsed  # only the strings _TILE matches: a few dozen
+    return parsed
 
 
 RECORD_KINDS = ("NewRound", "DealTile", "DiscardTile", "ChiPengGang", "AnGangAddGang", "BaBei", "Hule", "NoTile",

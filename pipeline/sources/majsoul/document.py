@@ -95,13 +95,19 @@ def _snake(key: str) -> str:
     return _CAMEL.sub(lambda m: "_" + (m.group(1) or m.group(2)), key).lower()
 
 
-def _snake_keys(value: Any) -> Any:
-    """A JSON value with every object key in snake_case."""
-    if isinstance(value, dict):
-        return {_snake(k): _snake_keys(v) if isinstance(v, dict | list) else v for k, v in value.items()}
-    if isinstance(value, list):
-        return [_snake_keys(v) if isinstance(v, dict | list) else v for v in value]
-    return value
+_SNAKE_KEYS: set[str] = set()
+"""Keys met so far that are snake_case already (_snake leaves them as they are)."""
+
+
+def _snake_object(value: dict[str, Any]) -> dict[str, Any]:
+    """A JSON object with its keys in snake_case (json's object_hook: its values are converted already). Most
+    objects' keys are all known snake_case keys: the object is then returned as it is, not rebuilt."""
+    if _SNAKE_KEYS.issuperset(value):
+        return value
+    out = {_snake(k): v for k, v in value.items()}
+    if len(_SNAKE_KEYS) < 8192:  # a file's keys are a few dozen: a hostile one does not grow it without end
+        _SNAKE_KEYS.update(k for k in value if _snake(k) == k)
+    return out
 
 
 def read_documents(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMITS.max_bytes) -> list[Document]:
@@ -118,11 +124,9 @@ def read_documents(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMIT
     if text[:1] not in (b"{", b"["):
         return [_binary_document(data, source_file)]
     try:
-        value = _snake_keys(json_text.loads(text.decode("utf-8")))
+        value = json_text.loads(text.decode("utf-8"), object_hook=_snake_object)  # every key in snake_case
     except ValueError as exc:  # UnicodeDecodeError included
         raise ParseError(f"{source_file}: malformed JSON ({exc})") from None
-    except RecursionError:  # _snake_keys, on a value nested about as deep as json reads
-        raise ParseError(f"{source_file}: malformed JSON (nested too deep to be read)") from None
     return _documents(value, source_file)
 
 

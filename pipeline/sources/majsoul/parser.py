@@ -45,13 +45,15 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
 
 def _fill_server_flags(game: ParsedGame, flags: list) -> None:
     """Put the server's furiten and waits flags into the game's server_flags table."""
+    if not flags:
+        return
     buffers = game.tables["server_flags"]
-    for round_idx, (event_idx, seat, zhenting, kinds, action) in flags:
-        mask = None if kinds is None else sum(1 << kind for kind in kinds)
-        row = (game.game_id, round_idx, event_idx, seat, action, zhenting, mask)
-        for name, value in zip(("game_id", "round_idx", "event_idx", "seat", "action", "is_furiten", "waits_mask"), row,
-                               strict=True):  # fmt: skip
-            buffers[name].append(value)
+    rows = [(round_idx, event_idx, seat, action, zhenting, None if kinds is None else sum(1 << kind for kind in kinds))
+            for round_idx, (event_idx, seat, zhenting, kinds, action) in flags]  # fmt: skip
+    buffers["game_id"].extend([game.game_id] * len(rows))
+    names = ("round_idx", "event_idx", "seat", "action", "is_furiten", "waits_mask")
+    for name, column in zip(names, zip(*rows, strict=True), strict=True):
+        buffers[name].extend(column)
 
 
 def server_flags(data: bytes, source_file: str) -> dict[str, list]:
@@ -206,4 +208,3 @@ class _GameReader:
                 "final_score": final[seat][0] if final else None, "final_points": final[seat][1] if final else None,
                 "final_rank": ranks[seat] if ranks else None, "n_disconnects": 0, "n_reconnects": 0,
             })  # fmt: skip
-

@@ -46,10 +46,13 @@ class SeatTiles:
     def take(self, ids: TileIds, text: object, prefer: int = -1) -> int:
         """Remove and return an id of the tile string: ``prefer`` when it is one, else another copy than the
         last draw when there is one. Raises ParseError when the seat holds no such tile."""
-        if prefer in self.held and ids.is_tile(prefer, text):
+        if not self.held:
+            raise ParseError(f"a seat gives tile {text!r} it does not hold")
+        kind, red = parse_tile(text)  # raises for a string that is no tile, as ids.is_tile would
+        if prefer in self.held and is_copy_of(prefer, kind, red, ids.has_red_fives):
             self.held.remove(prefer)
             return prefer
-        matches = [t for t in self.held if ids.is_tile(t, text)]
+        matches = [t for t in self.held if is_copy_of(t, kind, red, ids.has_red_fives)]
         if not matches:
             raise ParseError(f"a seat gives tile {text!r} it does not hold")
         others = [t for t in matches if t != self.last_draw]

@@ -119,24 +119,17 @@ def _scalar(type_: str, value: int) -> int | bool:
     return value
 
 
-def _field(data: bytes, pos: int) -> tuple[int, int, int | bytes, int]:
-    """Read one field at ``pos``: (field number, wire type, varint value or bytes, next position)."""
-    key, pos = _varint(data, pos)
-    number, wire = key >> 3, key & 7
-    if wire == 0:
-        value, pos = _varint(data, pos)
-        return number, wire, value, pos
-    if wire == 2:
-        size, pos = _varint(data, pos)
-        if pos + size > len(data):
-            raise ParseError("truncated length-delimited field in protobuf data")
-        return number, wire, data[pos : pos + size], pos + size
-    if wire in (1, 5):
-        end = pos + (8 if wire == 1 else 4)
-        if end > len(data):
-            raise ParseError("truncated fixed-size field in protobuf data")
-        return number, wire, data[pos:end], end
-    raise ParseError(f"unsupported protobuf wire type {wire}")
+def _packed(type_: str, raw: bytes) -> list[Any]:
+    """The values of a packed run of varints (a repeated varint field in wire type 2)."""
+    values, pos, end = [], 0, len(raw)
+    while pos < end:
+        byte = raw[pos]
+        if byte < 0x80:  # a one-byte varint (most are), read without a call
+            value, pos = byte, pos + 1
+        else:
+            value, pos = _varint(raw, pos)
+        values.append(_scalar(type_, value))
+    return values
 
 
 def _value(type_: str, wire: int, raw: int | bytes) -> list[Any]:
@@ -145,11 +138,7 @@ def _value(type_: str, wire: int, raw: int | bytes) -> list[Any]:
         if wire == 0:
             return [_scalar(type_, raw)]
         if wire == 2 and isinstance(raw, bytes):
-            values, pos = [], 0
-            while pos < len(raw):
-                value, pos = _varint(raw, pos)
-                values.append(_scalar(type_, value))
-            return values
+            return _packed(type_, raw)
     elif wire == 2 and isinstance(raw, bytes):
         if type_ == "string":
             try:
@@ -164,16 +153,47 @@ def decode(message: str, data: bytes) -> dict[str, Any]:
     """Decode protobuf bytes as ``message`` (a name of ``SCHEMA``) into a dict of the JSON form.
 
     Unknown fields are skipped; absent fields are absent (their defaults). Raises ParseError for
-    malformed bytes or a field whose wire type does not match the schema."""
+    malformed bytes or a field whose wire type does not match the schema. (One-byte varints and plain scalar
+    fields are read inline: a record is hundreds of fields.)"""
     spec = SCHEMA[message]
     out: dict[str, Any] = {}
-    pos = 0
-    while pos < len(data):
-        number, wire, raw, pos = _field(data, pos)
+    pos, end = 0, len(data)
+    while pos < end:
+        key = data[pos]
+        if key < 0x80:
+            pos += 1
+        else:
+            key, pos = _varint(data, pos)
+        number, wire = key >> 3, key & 7
+        if wire == 0 or wire == 2:  # noqa: PLR1714 - the two common wire types, tested first
+            if pos < end and data[pos] < 0x80:
+                head, pos = data[pos], pos + 1
+            else:
+                head, pos = _varint(data, pos)
+            if wire == 0:
+                raw: int | bytes = head
+            elif pos + head > end:
+                raise ParseError("truncated length-delimited field in protobuf data")
+            else:
+                raw, pos = data[pos : pos + head], pos + head
+        elif wire == 1 or wire == 5:  # noqa: PLR1714
+            stop = pos + (8 if wire == 1 else 4)
+            if stop > end:
+                raise ParseError("truncated fixed-size field in protobuf data")
+            raw, pos = data[pos:stop], stop
+        else:
+            raise ParseError(f"unsupported protobuf wire type {wire}")
         field = spec.get(number)
         if field is None:
             continue
         name, type_, repeated = field
+        if wire == 0 and type_ in VARINT_TYPES:  # a plain scalar, the most common field
+            value = _scalar(type_, raw)  # type: ignore[arg-type]
+            if repeated:
+                out.setdefault(name, []).append(value)
+            else:
+                out[name] = value
+            continue
         values = _value(type_, wire, raw)
         if repeated:
             out.setdefault(name, []).extend(values)
