@@ -242,15 +242,20 @@ def _mutations() -> list[Mutation]:
     return [*byte, *fuzz.JSON_MUTATIONS.values(), *mine]
 
 
-def mutants(key: str, data: bytes, count: int) -> Iterator[tuple[str, bytes]]:
-    """``count`` mutants of one file: (name, bytes), the same on every run."""
-    mutations = _mutations()
+def seeded_mutants(mutations: list[Mutation], key: str, data: bytes, count: int) -> Iterator[tuple[str, bytes]]:
+    """``count`` mutants of one file, each one to three of ``mutations`` in a row: (name, bytes), the same on every
+    run (one seed per file key and size)."""
     rng = random.Random(f"{SEED}:{key}:{len(data)}")
     for number in range(count):
         mutated = data
         for _ in range(rng.choice((1, 1, 2, 3))):
             mutated = rng.choice(mutations)(mutated, rng)
         yield f"m{number}", mutated
+
+
+def mutants(key: str, data: bytes, count: int) -> Iterator[tuple[str, bytes]]:
+    """``count`` mutants of one file: (name, bytes), the same on every run."""
+    return seeded_mutants(_mutations(), key, data, count)
 
 
 def cases(logs: Path, converted: Path | None) -> Iterator[tuple[str, str, bytes, int]]:

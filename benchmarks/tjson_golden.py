@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mjai_golden import LOGS, SEED, TESTS, Mutation, flip_one, outcomes, run
+from mjai_golden import LOGS, TESTS, Mutation, flip_one, outcomes, run, seeded_mutants
 from xml_golden import parse_outcome
 
 from pipeline.sources import tenhou_json
@@ -156,13 +156,7 @@ def _mutations() -> list[Mutation]:
 
 def mutants(key: str, data: bytes, count: int) -> Iterator[tuple[str, bytes]]:
     """``count`` mutants of one file: (name, bytes), the same on every run."""
-    mutations = _mutations()
-    rng = random.Random(f"{SEED}:{key}:{len(data)}")
-    for number in range(count):
-        mutated = data
-        for _ in range(rng.choice((1, 1, 2, 3))):
-            mutated = rng.choice(mutations)(mutated, rng)
-        yield f"m{number}", mutated
+    return seeded_mutants(_mutations(), key, data, count)
 
 
 def cases(logs: Path, converted: Path | None) -> Iterator[tuple[str, str, bytes, int]]:
