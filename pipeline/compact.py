@@ -158,7 +158,7 @@ def compact(
         finally:
             remove_empty_staging(root)
         report.parts_after = {t: len(warehouse.table_files(t)) for t in tables}
-        from pipeline.db.rollups import refresh_if_stored  # noqa: PLC0415 - duckdb, at the end only
+        from pipeline.db import refresh_if_stored  # noqa: PLC0415 - at the end only
 
         refresh_if_stored(warehouse)  # the statistics' stored rollups, when made, kept in step
         return report

@@ -18,8 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.db import connect
-from pipeline.db.rollups import STORE_NAME
+from pipeline.db import STORE_NAME, connect
 from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
 from pipeline.ingest import STATUSES, IngestReport, containers, content_hash, ingest

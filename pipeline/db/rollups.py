@@ -27,12 +27,10 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
+from pipeline.db import STORE_NAME
 from pipeline.db.sqlfiles import load_sql, sql_names
 from pipeline.schema import ALL_TABLES, SCHEMA_VERSION
 from pipeline.store.warehouse import Warehouse
-
-STORE_NAME = "rollups.duckdb"
-"""The stored rollups' database, in the warehouse's root folder."""
 
 STORE_ALIAS = "paipu_rollups"
 """The name the store is attached under in a connection."""
@@ -146,13 +144,6 @@ def _attached_store(warehouse: Warehouse, chunk: list[str] | None = None) -> Ite
 def _quoted(path: Path) -> str:
     """A path as the body of a SQL string literal (ATTACH takes no parameter)."""
     return str(path).replace("'", "''")
-
-
-def refresh_if_stored(warehouse: Warehouse) -> None:
-    """Refresh the stored rollups when the warehouse has a store (see refresh_rollups): what ingest, derive and
-    compact call after they change parts, so that a store once made by `paipu stats` stays in step."""
-    if store_path(warehouse).exists():
-        refresh_rollups(warehouse)
 
 
 def _reset_if_other_version(con: duckdb.DuckDBPyConnection) -> None:

@@ -79,7 +79,7 @@ def derive(
                     on_part(n_games)
         remove_empty_staging(warehouse.root)
         _drop_orphans(warehouse)
-        from pipeline.db.rollups import refresh_if_stored  # noqa: PLC0415 - duckdb, at the end only
+        from pipeline.db import refresh_if_stored  # noqa: PLC0415 - at the end only
 
         refresh_if_stored(warehouse)  # the statistics' stored rollups, when made, kept in step
         return report
