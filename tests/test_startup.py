@@ -79,6 +79,7 @@ def test_an_ingest_loads_only_its_formats_parser_and_a_query_no_parser(shared_lo
     assert "pipeline.sources.tenhou_xml.parser" in ingest and "numba" in ingest  # it parsed and derived
     assert not (PARSER_MODULES - {"pipeline.sources.tenhou_xml.parser"}) & ingest
     assert not {"pandas", "matplotlib"} & ingest  # pyarrow would load pandas: the paipu process declines it
+    assert "duckdb" not in ingest  # no stored rollups to refresh in a new warehouse: no DuckDB
     query = paipu_modules(tmp_path, "sql", "select count(*) from games", "-w", warehouse)
     assert "duckdb" in query
     assert not {"pandas", "matplotlib", "numba", *PARSER_MODULES} & query
@@ -90,6 +91,21 @@ def test_a_pool_worker_starts_without_duckdb() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "False\n", done.stderr
+
+
+def test_a_pool_worker_runs_without_pandas() -> None:
+    code = (
+        "import os\n"
+        "from pipeline.executors import worker_init\n"
+        "worker_init(os.getppid())\n"
+        "try:\n"
+        "    import pandas\n"
+        "except ModuleNotFoundError:\n"
+        "    print('no pandas')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "no pandas\n", done.stderr
 
 
 def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> None:

@@ -36,6 +36,9 @@ EXIT_INTERRUPTED = 130
 INTERRUPTED = "rerun to finish"
 """Said on Ctrl-C: what was published stays, and the next run finishes (or throws away) what was staged."""
 
+MAX_PROBLEMS_SHOWN = 20
+"""Files (or findings) listed after an ingest, a check or an audit; the manifest view holds them all."""
+
 _UsageError: type[Exception] = typer.BadParameter.__bases__[0]
 """click's UsageError (typer's own copy of click, or click): every mistake in the command line is one."""
 
@@ -227,5 +230,3 @@ def report_derived(warehouse: Warehouse) -> bool:
         total = len(warehouse.table_files("games"))
         error(f"{missing} of {total} games parts have no derived tables: run `paipu derive`", "not derived")
     return not missing
-
-

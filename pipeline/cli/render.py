@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,29 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline.audit import LOG_CLASSES, CheckResult
+from pipeline.cli.frame import MAX_PROBLEMS_SHOWN
 from pipeline.statistics import NOT_PROPORTIONS, TOPICS, Stat, Violation, topic_of
-
-if TYPE_CHECKING:
-    from pipeline.ingest import IngestReport
-
-MAX_PROBLEMS_SHOWN = 20
-"""Files listed after an ingest; the manifest view holds them all."""
-
-
-def render_ingest(console: Console, report: IngestReport, seconds: float) -> None:
-    """Print an ingest summary: files by status, games and rounds written, files with problems."""
-    console.print("files: " + ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in report.files.items()))
-    rate = report.games / seconds if seconds > 0 else 0.0
-    derived = ", derived with their batches" if report.derived and report.games else ""
-    console.print(
-        f"games: {report.games} new, rounds: {report.rounds} ({seconds:.1f} s, {rate:.0f} games/s){derived}"
-    )
-    problems = [p for p in report.problems if p[1] in ("conflict", "quarantined", "not_a_log", "skipped")]
-    for path, status, error in problems[:MAX_PROBLEMS_SHOWN]:
-        console.print(f"  [yellow]{status}[/yellow] {escape(error or path)}", highlight=False, soft_wrap=True)
-    if len(problems) > MAX_PROBLEMS_SHOWN:
-        console.print(f'  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more: paipu sql "from manifest"')
-
 
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Unicode's bidirectional controls: printed escaped, like control characters (they reorder what follows)."""
@@ -332,7 +311,6 @@ def render_checks(console: Console, results: dict[str, list[Violation]]) -> None
         console.print(f"{name}: {status}{extra}")
         for v in real[:MAX_PROBLEMS_SHOWN]:
             console.print(Text(f"  {v.game_id} round {v.round_idx}: {escape_controls(str(v.detail))}"))
-
 
 
 def audit_markdown(results: dict[str, CheckResult]) -> str:

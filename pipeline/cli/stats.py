@@ -252,5 +252,3 @@ def _report_groupings(normalise: Callable[[list[str]], tuple[str, ...]], by: lis
         return normalise(by if by is not None else ["room", "year"])
     except ValueError as exc:
         usage(str(exc))
-
-

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pipeline.cli.frame import (
     EXIT_QUARANTINED,
+    MAX_PROBLEMS_SHOWN,
     SchedulerOption,
     WaitOption,
     WarehouseOption,
@@ -155,10 +156,21 @@ def _ingest_with_progress(paths: list[Path], warehouse: Warehouse, files: list[s
             progress.update(task, completed=done, total=max(n_files, done), games=games, rate=rate)
 
         report = ingest(paths, warehouse, on_file=on_file, files=files, **options)
-    from pipeline.cli.render import render_ingest  # after the ingest (it imports DuckDB): the first file is read sooner
-
-    render_ingest(out, report, time.perf_counter() - start)
+    render_ingest(report, time.perf_counter() - start)
     return report
+
+
+def render_ingest(report: IngestReport, seconds: float) -> None:
+    """Print an ingest summary: files by status, games and rounds written, files with problems."""
+    out.print("files: " + ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in report.files.items()))
+    rate = report.games / seconds if seconds > 0 else 0.0
+    derived = ", derived with their batches" if report.derived and report.games else ""
+    out.print(f"games: {report.games} new, rounds: {report.rounds} ({seconds:.1f} s, {rate:.0f} games/s){derived}")
+    problems = [p for p in report.problems if p[1] in ("conflict", "quarantined", "not_a_log", "skipped")]
+    for path, status, error in problems[:MAX_PROBLEMS_SHOWN]:
+        out.print(f"  [yellow]{status}[/yellow] {escape(error or path)}", highlight=False, soft_wrap=True)
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        out.print(f'  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more: paipu sql "from manifest"')
 
 
 def _derive_with_progress(
