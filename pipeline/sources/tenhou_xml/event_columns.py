@@ -13,7 +13,8 @@ import numpy as np
 
 from pipeline.columns import Coded, Lists
 from pipeline.errors import ParseError
-from pipeline.sources.event_flags import event_flags
+from pipeline.sources.event_flags import _TABLES, _flags, event_flags
+from rules.compiled import njit
 from rules.hands import ACTIONS, CODE
 
 if TYPE_CHECKING:
@@ -87,6 +88,37 @@ def event_columns(
     }
 
 
+def bulk_event_columns(
+    bulk: BulkRows, n_rounds: int, has_red_fives: bool, dealt: np.ndarray, dora_indicator: list
+) -> tuple[dict[str, np.ndarray | Coded | Lists], list[int]] | None:
+    """(event_columns' columns, events_per_round) of a game whose events are all read in bulk (no handler rows),
+    by one compiled pass (event_table) that also makes check_tiles_enter_once's check; None when that pass
+    declines (a check fails, or rows event_flags reads otherwise): the caller then takes the general path."""
+    small, w16, w32, values, offsets, valid, per_round, done = event_table(
+        bulk.round_idx, bulk.seat, bulk.action, bulk.tile, bulk.from_seat, bulk.meld, bulk.meld_size,
+        bulk.source_index, n_rounds, bool(has_red_fives), _TABLES, _ENTERING, dealt,
+        np.asarray(dora_indicator, dtype=np.int64),
+    )  # fmt: skip
+    if not done:
+        return None
+    seat, action, tile34, is_red, from_seat, is_tsumogiri, is_rinshan = small
+    columns = {
+        "round_idx": w16[0],
+        "event_idx": w32[0],
+        "seat": seat,
+        "action": Coded(action, ACTIONS),
+        "tile": w16[1],
+        "tile34": tile34,
+        "is_red": is_red,
+        "from_seat": from_seat,
+        "is_tsumogiri": is_tsumogiri,
+        "is_rinshan": is_rinshan,
+        "meld_tiles": Lists(values, offsets, valid),
+        "source_index": w32[1],
+    }
+    return columns, per_round.tolist()
+
+
 def events_per_round(round_idx: np.ndarray, n_rounds: int) -> list[int]:
     """Count the events of each of the first ``n_rounds`` rounds."""
     return np.bincount(round_idx, minlength=n_rounds)[:n_rounds].tolist()
@@ -113,3 +145,80 @@ def check_tiles_enter_once(events: dict[str, np.ndarray | Coded], dealt: np.ndar
         undealt = not shown.any() or not np.bincount(dealt // 136, minlength=len(indicators)).all()
         raise ParseError(f"tile {float(twice % 136) if undealt else twice % 136} enters the round twice",
                          round_idx=twice // 136, tag="INIT")  # fmt: skip
+
+
+SMALL_FIELDS = ("seat", "action", "tile34", "is_red", "from_seat", "is_tsumogiri", "is_rinshan")
+"""The int8 columns of event_table, by row of its ``small`` block."""
+_ENTERING = np.array([CODE["draw"], CODE["dora"]], dtype=np.int64)
+"""The actions whose tile enters the round (check_tiles_enter_once)."""
+
+
+@njit
+def event_table(
+    round_idx: np.ndarray, seat: np.ndarray, action: np.ndarray, tile: np.ndarray, from_seat: np.ndarray,
+    meld: np.ndarray, meld_size: np.ndarray, source_index: np.ndarray, n_rounds: int, red: bool,
+    tables: np.ndarray, entering: np.ndarray, dealt: np.ndarray, indicators: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:  # fmt: skip
+    """The events table of the bulk rows alone (hot.BulkRows in document order, no handler rows) of a game of
+    ``n_rounds`` rounds, as event_columns gives it, checked as check_tiles_enter_once checks it (``dealt`` and
+    ``indicators``: its arguments as int64 arrays): (small, w16, w32, meld values, meld offsets, meld valid,
+    events per round, done).
+
+    ``small`` holds the SMALL_FIELDS int8 columns by row, ``w16`` the int16 round_idx and tile, ``w32`` the int32
+    event_idx and source_index. ``done`` is False when event_columns or check_tiles_enter_once would raise, or
+    event_flags would take its numpy reading: the caller then takes their path, which raises the error.
+    ``tables`` are event_flags' lookup tables, ``entering`` the codes of a draw and a dora indicator."""
+    n_all = len(round_idx)
+    kept = np.empty(n_all, dtype=np.int64)
+    n, size = 0, n_rounds * 136
+    for e in range(n_all):
+        if round_idx[e] < 0 or (round_idx[e] < n_rounds and not -1 <= tile[e] <= 135):
+            return (np.empty((7, 0), np.int8), np.empty((2, 0), np.int16), np.empty((2, 0), np.int32),
+                    np.empty(0, np.int64), np.zeros(1, np.int32), np.empty(0, np.bool_), np.empty(0, np.int64),
+                    False)  # fmt: skip
+        if round_idx[e] < n_rounds:  # events of a round cut off before its result are dropped
+            kept[n] = e
+            n += 1
+    kept = kept[:n]
+    r, s, a, t = round_idx[kept], seat[kept], action[kept], tile[kept]
+    flags, done = _flags(r, s, a, t, tables, red)
+    small = np.empty((7, n), dtype=np.int8)
+    w16 = np.empty((2, n), dtype=np.int16)
+    w32 = np.empty((2, n), dtype=np.int32)
+    per_round = np.zeros(n_rounds, dtype=np.int64)
+    # every tile entering a round (dealt, drawn, revealed as a dora indicator) is counted in its round
+    seen = np.zeros(size + 1, dtype=np.int64)
+    for k in range(len(dealt)):
+        if 0 <= dealt[k] < size:
+            seen[dealt[k]] += 1
+        else:
+            done = False
+    for k in range(len(indicators)):
+        if 0 <= indicators[k] <= 135 and k < n_rounds:
+            seen[k * 136 + indicators[k]] += 1
+        elif indicators[k] >= 0:
+            done = False
+    n_values = 0
+    for i in range(n):
+        e = kept[i]
+        small[0, i], small[1, i], small[4, i] = s[i], a[i], from_seat[e]
+        small[2, i], small[3, i], small[5, i], small[6, i] = flags[1, i], flags[2, i], flags[3, i], flags[4, i]
+        w16[0, i], w16[1, i], w32[0, i], w32[1, i] = r[i], t[i], flags[0, i], source_index[e]
+        per_round[r[i]] += 1
+        n_values += meld_size[e]
+        if (a[i] == entering[0] or a[i] == entering[1]) and t[i] >= 0:
+            seen[r[i] * 136 + t[i]] += 1
+    for k in range(size):
+        if seen[k] > 1:
+            done = False
+    values = np.empty(n_values, dtype=np.int64)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    valid = np.empty(n, dtype=np.bool_)
+    v = 0
+    for i in range(n):
+        e = kept[i]
+        for k in range(meld_size[e]):
+            values[v] = meld[e, k]
+            v += 1
+        offsets[i + 1], valid[i] = v, meld_size[e] > 0
+    return small, w16, w32, values, offsets, valid, per_round, done

@@ -23,6 +23,7 @@ from pipeline.sources.base import final_ranks, set_game_id
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule, room_of
 from pipeline.sources.tenhou_xml.event_columns import (
     ACTION_CODE,
+    bulk_event_columns,
     check_tiles_enter_once,
     event_columns,
     events_per_round,
@@ -366,12 +367,19 @@ class GameState:
 
     def _fill_events(self, bulk: BulkRows) -> None:
         red = self.rules is not None and self.rules.has_red_fives
-        columns = event_columns(bulk, self.events, self.n_rounds, red)
         rounds = self.tables["rounds"]
-        check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
+        # the events of a game without handler rows (nearly all) in one compiled pass, else in numpy
+        built = None if self.events else bulk_event_columns(bulk, self.n_rounds, red, self.dealt,
+                                                             rounds["dora_indicator"])  # fmt: skip
+        if built is None:
+            columns = event_columns(bulk, self.events, self.n_rounds, red)
+            check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
+            per_round = events_per_round(columns["round_idx"], self.n_rounds)
+        else:
+            columns, per_round = built
         columns["game_id"] = Repeated(self.game_id, len(columns["round_idx"]))
         self.tables["events"] = columns
-        self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
+        rounds["n_events"] = per_round
 
     def _fill_players(self, n_players: int) -> None:
         buf = self.tables["players"]
