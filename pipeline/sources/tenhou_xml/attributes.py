@@ -16,8 +16,6 @@ whose elements are all clean and as their rules say can be built without a check
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from rules.compiled import njit
@@ -183,30 +181,3 @@ def attribute_table(
         if ok[row] and not _follows(cells, row, values, rules, tags[row]):
             ok[row] = False
     return cells, values[: used + PADDING], ok
-
-
-@dataclass
-class AttributeTable:
-    """The attributes of some elements of a document (attribute_table), with the document's bytes to read a
-    text value from."""
-
-    index: list[int]
-    """The element index (in the document) of each row."""
-    cells: np.ndarray
-    """(rows, len(ATTRIBUTES), 5): START...STATUS of each attribute."""
-    values: np.ndarray
-    ok: np.ndarray
-    data: bytes
-
-    def text(self, row: int, slot: int) -> str | None:
-        """The text of one attribute as the handlers read it (None when not written)."""
-        start, end = self.cells[row, slot, START], self.cells[row, slot, END]
-        return None if start < 0 else self.data[start:end].decode("utf-8", "replace")
-
-
-def read_attributes(data: bytes, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, at: np.ndarray,
-                    tags: np.ndarray, rules: np.ndarray) -> AttributeTable:  # fmt: skip
-    """The attribute table of the elements ``at`` of a document (``buf``: its bytes as uint8, ``starts``/``ends``:
-    every element's '<' and '>' offsets), checked against ``rules`` by their ``tags`` (attribute_table)."""
-    cells, values, ok = attribute_table(buf, starts, ends, at, tags, rules)
-    return AttributeTable(index=at.tolist(), cells=cells, values=values, ok=ok, data=data)
