@@ -61,7 +61,7 @@ _BLANK[[ord(c) for c in " \t\n\r\x0b\x0c"]] = True  # a subset of Python's \s
 _QUOTE, _SLASH, _EQUALS, _COMMA, _MINUS, _PLUS = (ord(c) for c in '"/=,-+')
 
 
-@njit
+@njit(_nrt=False)
 def _slot_of(buf: np.ndarray, start: int, end: int) -> int:
     """The slot of the attribute name written from ``start`` to ``end``; -1 when it is not one of ATTRIBUTES."""
     length = end - start
@@ -76,7 +76,7 @@ def _slot_of(buf: np.ndarray, start: int, end: int) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _integers(buf: np.ndarray, start: int, end: int, values: np.ndarray, at: int) -> tuple[int, int]:
     """(count, STATUS) of the value from ``start`` to ``end`` read as comma-separated integers into ``values``
     from ``at`` (count 0 unless INTS or SIGNED)."""
@@ -100,7 +100,7 @@ def _integers(buf: np.ndarray, start: int, end: int, values: np.ndarray, at: int
     return count, status
 
 
-@njit
+@njit(_nrt=False)
 def _follows(cells: np.ndarray, row: int, values: np.ndarray, rules: np.ndarray, tag: int) -> bool:
     """Whether every attribute of a row is as the rule of its tag says (arrays indexed, not sliced: a view per
     cell would cost more than the check)."""

@@ -186,13 +186,13 @@ Q_SHUFFLE, Q_SIGNED, Q_NOT_IN_HAND = 1, 2, 4
 """round_table's quirk bits: shuffle_in_init, signed_scores, winning_tile_not_in_hand."""
 
 
-@njit
+@njit(_nrt=False)
 def _head(cells: np.ndarray, values: np.ndarray, row: int, slot: int, k: int) -> int:
     """The k-th integer of an attribute (0 past those it holds: the values' PADDING)."""
     return values[cells[row, slot, OFFSET] + k]
 
 
-@njit
+@njit(_nrt=False)
 def _copy_list(cells: np.ndarray, values: np.ndarray, row: int, slot: int, out: np.ndarray, at: int) -> int:
     """Copy an attribute's integers into ``out`` from ``at``; the position after them."""
     offset = cells[row, slot, OFFSET]
@@ -292,6 +292,8 @@ def round_table(
                 owari, refused)  # fmt: skip
     tiles = np.zeros(4, dtype=np.int64)
     held = np.zeros(137, dtype=np.int64)
+    before = np.zeros(4, dtype=np.int64)
+    deltas = np.zeros(4, dtype=np.int64)
     w, d, o, v, dv, melds, last_round, win_idx = 0, 0, 0, 0, 0, 0, -1, 0
     for row in range(n):
         if tags[row] == 0:
@@ -301,9 +303,8 @@ def round_table(
             owari[o, 0], owari[o, 1] = cells[row, _OWARI, START], cells[row, _OWARI, END]
             o += 1
         # the scores before and the deltas (a draw without sc: the round's scores, no change), the counters
-        before = np.empty(4, dtype=np.int64)
-        deltas = np.zeros(4, dtype=np.int64)
         for s in range(4):
+            deltas[s] = 0
             if cells[row, _SC, START] >= 0:
                 before[s] = _head(cells, values, row, _SC, 2 * s) * 100
                 deltas[s] = _head(cells, values, row, _SC, 2 * s + 1) * 100
