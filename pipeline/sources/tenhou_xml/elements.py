@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -19,6 +20,11 @@ from pipeline.sources.tenhou_xml.kernel import BAD_TILE, HOT_NAMES, N_HOT, NAMED
 
 _NAME = re.compile(r"[A-Za-z]+")
 _TILE_NAME = re.compile(r"[A-Za-z]\d+")
+
+
+_ROUND_KINDS = frozenset(NAMED + NAMES.index(name) for name in ("INIT", "AGARI", "RYUUKYOKU"))
+"""The kinds of the rounds' and results' elements: read from the attribute table (bulk.py), their text decoded
+only for the element-by-element reading."""
 
 
 @dataclass
@@ -32,16 +38,28 @@ class Elements:
     """The tile (draws, discards), who (N, REACH) or hai (DORA) of the hot elements."""
     b: np.ndarray
     """m (N) or step (REACH)."""
-    named: list[tuple[int, str, str]]
+    others: list[tuple[int, str, str]]
+    """The elements read in Python other than INIT, AGARI and RYUUKYOKU (GO, UN, BYE, SHUFFLE...)."""
+    named_at: np.ndarray
+    """The index of every element read in Python (``named``)."""
     last_tag: str
     """The tag of the document's last element that is not a draw, discard or closing tag ('' for none)."""
     is_cut: bool
+    data: bytes
+    """The document."""
     buf: np.ndarray
     """The document's bytes (uint8)."""
     starts: np.ndarray
     """The offset of every element's '<' in ``buf``."""
     ends: np.ndarray
     """The offset of every element's '>'."""
+
+    @cached_property
+    def named(self) -> list[tuple[int, str, str]]:
+        """Every element read in Python, INIT, AGARI and RYUUKYOKU included, in document order."""
+        at = self.named_at
+        return _named(self.data, at.tolist(), self.kinds[at].tolist(), self.starts[at].tolist(),
+                      self.ends[at].tolist())  # fmt: skip
 
 
 def scan_elements(data: bytes) -> Elements:
@@ -57,10 +75,13 @@ def scan_elements(data: bytes) -> Elements:
     if len(bad):
         _bad_tile(data, int(starts[bad[0]]), int(ends[bad[0]]))
     named_at = np.flatnonzero(kinds >= OTHER)
-    named = _named(data, named_at.tolist(), kinds[named_at].tolist(), starts[named_at].tolist(),
-                   ends[named_at].tolist())  # fmt: skip
-    return Elements(kinds=kinds, a=a, b=b, named=named, last_tag=_last_tag(named, kinds), is_cut=bool(is_cut),
-                    buf=buf, starts=starts, ends=ends)  # fmt: skip
+    at, named_kinds = named_at.tolist(), kinds[named_at].tolist()
+    other = [k for k, kind in enumerate(named_kinds) if kind not in _ROUND_KINDS]
+    if len(other) < len(at):
+        at, named_kinds = [at[k] for k in other], [named_kinds[k] for k in other]
+    others = _named(data, at, named_kinds, starts[at].tolist(), ends[at].tolist())
+    return Elements(kinds=kinds, a=a, b=b, others=others, named_at=named_at, last_tag=_last_tag(kinds, others),
+                    is_cut=bool(is_cut), data=data, buf=buf, starts=starts, ends=ends)  # fmt: skip
 
 
 def _bad_tile(data: bytes, start: int, end: int) -> None:
@@ -83,13 +104,20 @@ def _named(data: bytes, at: list[int], kinds: list[int], starts: list[int], ends
     return out
 
 
-def _last_tag(named: list[tuple[int, str, str]], kinds: np.ndarray) -> str:
-    """The tag of the last named element, hot or not."""
-    hot_at = np.flatnonzero((kinds >= N_HOT) & (kinds < OTHER))
-    last_hot = int(hot_at[-1]) if len(hot_at) else -1
-    if named and named[-1][0] > last_hot:
-        return named[-1][1]
-    return HOT_NAMES[int(kinds[last_hot])] if last_hot >= 0 else ""
+def _last_tag(kinds: np.ndarray, others: list[tuple[int, str, str]]) -> str:
+    """The tag of the last element read in Python or hot (``others``: those read in Python other than INIT,
+    AGARI and RYUUKYOKU); '' for none."""
+    view = memoryview(kinds)  # read from the end: the last such element is seldom far from it
+    for e in range(len(view) - 1, -1, -1):
+        kind = view[e]
+        if kind < N_HOT:
+            continue
+        if kind < OTHER:
+            return HOT_NAMES[kind]
+        if kind > OTHER:
+            return NAMES[kind - NAMED]
+        return next(name for index, name, _ in reversed(others) if index == e)
+    return ""
 
 
 def _split_named(index: int, inner: str) -> tuple[int, str, str]:

@@ -41,7 +41,6 @@ _ONE_BY_ONE = np.zeros(NAMED + len(NAMES), dtype=bool)
 _ONE_BY_ONE[[OTHER, *(NAMED + NAMES.index(name) for name in ("N", "REACH", "DORA"))]] = True
 """Kinds the bulk reading leaves to the element-by-element one: unknown tags, calls, riichi and dora indicators
 not written as the server writes them."""
-_BULK_NAMES = frozenset({"INIT", "AGARI", "RYUUKYOKU"})
 
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
 _N_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+m="(\d+)"\s*/?$')
@@ -72,7 +71,10 @@ def decode_bytes(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMITS.
 def log_id_from_path(source_file: str) -> str | None:
     """Return the Tenhou log id carried by a file name (percent-decoded), e.g.
     '2020052700gm-00a9-0000-75a4695c', or None."""
-    match = _LOG_ID.search(unquote(PurePath(source_file).name))
+    name = source_file[source_file.rfind("/") + 1 :]  # what PurePath(...).name gives, a tenth of its cost
+    if name in ("", ".", ".."):
+        name = PurePath(source_file).name
+    match = _LOG_ID.search(unquote(name))
     return match.group(0) if match else None
 
 
@@ -146,7 +148,7 @@ class _DocumentReader:
         """Read every element of the document and return the game."""
         self.named_ids = [i for i in (self.log_id, *log_ids_in_header(document)) if i]
         elements = scan_elements(document)
-        go = [(index, players_of_go(attr_text)) for index, name, attr_text in elements.named if name == "GO"]
+        go = [(index, players_of_go(attr_text)) for index, name, attr_text in elements.others if name == "GO"]
         self.bulk, refused = bulk_rows(elements, go)
         if not refused:
             try:
@@ -181,7 +183,7 @@ class _DocumentReader:
         if tags[0] != INIT:
             raise Refused  # a result before the first round
         inits = at[tags == INIT]
-        others = [element for element in elements.named if element[1] not in _BULK_NAMES]
+        others = elements.others  # the named elements but INIT, AGARI and RYUUKYOKU (no OTHER kind here)
         first = sum(index < inits[0] for index, _, _ in others)
         for index, name, attr_text in others[:first]:  # GO, and the players, before the first round
             self.current_tag = name

@@ -142,12 +142,16 @@ def ints_attr(text: str) -> list[int]:
     return list(map(int, text.split(","))) if text else []
 
 
+_BUFFER_NAMES = tuple((table, tuple(new_buffers(table))) for table in TABLES)
+"""Every table's column names, as new_buffers gives them (read once)."""
+
+
 class GameState:
     """State of one game being read; owns the game's table buffers."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        self.tables = {t: new_buffers(t) for t in TABLES}
+        self.tables = {table: {name: [] for name in names} for table, names in _BUFFER_NAMES}
         self.rules: RuleFlags | None = None
         self.lobby: int | None = None
         self.players_set = False
@@ -382,22 +386,27 @@ class GameState:
         rounds["n_events"] = per_round
 
     def _fill_players(self, n_players: int) -> None:
-        buf = self.tables["players"]
-        info = self.player_info or [(None, None, None, None)] * 4
-        ranks = final_ranks([score for score, _ in self.final]) if self.final else None
-        for seat in range(n_players):
-            name, dan, rate, sex = info[seat]
-            buf["game_id"].append(self.game_id)
-            buf["seat"].append(seat)
-            buf["name"].append(name)
-            buf["dan"].append(dan)
-            buf["rate"].append(rate)
-            buf["sex"].append(sex)
-            buf["final_score"].append(self.final[seat][0] if self.final else None)
-            buf["final_points"].append(self.final[seat][1] if self.final else None)
-            buf["final_rank"].append(ranks[seat] if ranks else None)
-            buf["n_disconnects"].append(self.n_disconnects[seat])
-            buf["n_reconnects"].append(self.n_reconnects[seat])
+        """The players rows of the seats (one per seat, a column at a time)."""
+        info = (self.player_info or [(None, None, None, None)] * 4)[:n_players]
+        names, dans, rates, sexes = (list(column) for column in zip(*info, strict=True))
+        final = self.final[:n_players] if self.final else None
+        if final is not None and len(final) < n_players:
+            raise IndexError("list index out of range")  # owari read under other rules (a later GO): as before
+        ranks = final_ranks([score for score, _ in self.final])[:n_players] if self.final else None
+        nothing = [None] * n_players
+        self.tables["players"].update(
+            game_id=[self.game_id] * n_players,
+            seat=list(range(n_players)),
+            name=names,
+            dan=dans,
+            rate=rates,
+            sex=sexes,
+            final_score=[score for score, _ in final] if final else nothing,
+            final_points=[points for _, points in final] if final else list(nothing),
+            final_rank=ranks if ranks else list(nothing),
+            n_disconnects=self.n_disconnects[:n_players],
+            n_reconnects=self.n_reconnects[:n_players],
+        )
 
 
 def _columns(rows: list[tuple], width: int) -> list[tuple]:
