@@ -21,6 +21,7 @@ from functools import cache
 
 import numpy as np
 
+from pipeline.sources.event_flags import _TABLES as _FLAG_TABLES
 from pipeline.sources.tenhou_xml.attributes import (
     ATTRIBUTES,
     COUNT,
@@ -46,7 +47,10 @@ from pipeline.sources.tenhou_xml.attributes import (
 )
 from pipeline.sources.tenhou_xml.codes import DRAW_KINDS, LIMIT_NAMES, YAKU_NAMES
 from pipeline.sources.tenhou_xml.elements import Elements
-from pipeline.sources.tenhou_xml.kernel import KITA, decode_meld_code
+from pipeline.sources.tenhou_xml.event_columns import _ENTERING, event_table, event_table_columns
+from pipeline.sources.tenhou_xml.hot import _CODES as _HOT_CODES
+from pipeline.sources.tenhou_xml.hot import BulkRows
+from pipeline.sources.tenhou_xml.kernel import KITA, decode_meld_code, hot_events
 from pipeline.sources.tenhou_xml.state import INT8, INT16, INT32, ROUND_FIELDS, WIN_FIELDS
 from rules.compiled import njit
 
@@ -161,6 +165,12 @@ class ReadRounds:
     quirks: set[str]
     owari: list[str]
     """The owari texts of the results, in document order."""
+    events: tuple[dict, list[int]] | None
+    """The events columns and events per round (event_columns.bulk_event_columns) when the draws, discards
+    and hot elements are all the events (no handler's row) and pass its checks; else None."""
+    bulk: BulkRows | None
+    """The rows of the draws, discards and hot elements (hot.bulk_rows), for the numpy path of the events; None
+    when ``events`` holds them."""
 
 
 # the columns of round_table's ``rounds`` rows, ``wins`` rows and ``draws`` rows
@@ -416,19 +426,89 @@ def round_table(
             draw_flat[:dv], owari, refused)  # fmt: skip
 
 
-def read_rounds(document: bytes, elements: Elements, tags: np.ndarray, at: np.ndarray, n_players: int,
-                has_red_fives: bool) -> ReadRounds:  # fmt: skip
-    """The rows of the INIT, AGARI and RYUUKYOKU elements ``at`` of a document (``tags``: INIT, AGARI or
-    RYUUKYOKU each, in document order) in a game of ``n_players`` seats; raises Refused for a document the
-    element-by-element reading must decide."""
-    cells, values, ok = attribute_table(elements.buf, elements.starts, elements.ends, at, tags, rule_array(n_players))
-    if not ok.all() or tags[0] != INIT:
-        raise Refused  # an attribute its handler would refuse, or a result before the first round
-    n_rounds, bits, rounds, hands, dealt, wins, spans, meld_spans, flat, draws, draw_flat, owari, refused = round_table(
-        cells, values, tags, at, bool(has_red_fives)
+BULK_WIDTH = 11
+"""read_document's rows of the hot elements: source_index, round_idx, seat, action, tile, from_seat, meld_size,
+then the meld's four tiles (hot.BulkRows), one row each."""
+OK, HOT_REFUSED, NOT_CLEAN, ROUNDS_REFUSED = 0, 1, 2, 3
+"""read_document's status: read; a hot element its handler must read; an attribute its handler must read; a
+round or win the element-by-element reading must decide."""
+_GO = np.zeros(1, dtype=np.int64)
+
+
+@njit
+def read_document(
+    buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, kinds: np.ndarray, a: np.ndarray, b: np.ndarray,
+    at: np.ndarray, tags: np.ndarray, rules: np.ndarray, go_index: int, players: int, red: bool, need_rows: bool,
+):  # fmt: skip
+    """A document's hot elements (kernel.hot_events, its one GO at ``go_index`` seating ``players``), the
+    attribute table of its INIT, AGARI and RYUUKYOKU elements ``at`` (attributes.attribute_table: ``tags``,
+    ``rules``) and their rounds, wins and draws (round_table), and the events table (event_columns.event_table),
+    in one call: (status, round_table's outputs but ``refused``, event_table's outputs, the hot rows).
+
+    The hot rows (BULK_WIDTH, n) are made when ``need_rows`` (a handler will add event rows) or when event_table
+    declines; else none. A status other than OK leaves the rest empty."""
+    go_at, seats = _GO.copy(), _GO.copy()
+    go_at[0], seats[0] = go_index, players
+    index, round_idx, seat, action, tile, from_seat, meld, meld_size, refused = hot_events(
+        kinds, a, b, go_at, seats, _HOT_CODES
     )
-    if refused:
-        raise Refused  # a round ended without a result, or a win its handler would refuse
+    status = HOT_REFUSED if len(refused) else OK
+    n_rounds, quirks, hands = 0, 0, np.zeros((0, 4, 13), dtype=np.int64)
+    rounds, wins = np.zeros((0, R_WIDTH), dtype=np.int64), np.zeros((0, W_WIDTH), dtype=np.int64)
+    spans, meld_spans = np.zeros((0, 6, 2), dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+    draws, owari = np.zeros((0, D_WIDTH), dtype=np.int64), np.zeros((0, 2), dtype=np.int64)
+    dealt, flat, draw_flat = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    small, w16 = np.zeros((7, 0), dtype=np.int8), np.zeros((2, 0), dtype=np.int16)
+    w32, values = np.zeros((2, 0), dtype=np.int32), np.zeros(0, dtype=np.int64)
+    offsets, valid = np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.bool_)
+    per_round, done = np.zeros(0, dtype=np.int64), False
+    rows = np.zeros((BULK_WIDTH, 0), dtype=np.int64)
+    if status == OK:
+        cells, attribute_values, ok = attribute_table(buf, starts, ends, at, tags, rules)
+        for row in range(len(ok)):
+            if not ok[row]:
+                status = NOT_CLEAN
+    if status == OK:
+        n_rounds, quirks, rounds, hands, dealt, wins, spans, meld_spans, flat, draws, draw_flat, owari, refuse = (
+            round_table(cells, attribute_values, tags, at, red)
+        )
+        if refuse:
+            status = ROUNDS_REFUSED
+    if status == OK:
+        indicators = np.empty(n_rounds, dtype=np.int64)
+        for r in range(n_rounds):
+            indicators[r] = rounds[r, R_DORA]
+        small, w16, w32, values, offsets, valid, per_round, done = event_table(
+            round_idx, seat, action, tile, from_seat, meld, meld_size, index, n_rounds, red, _FLAG_TABLES,
+            _ENTERING, dealt, indicators,
+        )  # fmt: skip
+        if need_rows or not done:
+            n = len(index)
+            rows = np.zeros((BULK_WIDTH, n), dtype=np.int64)
+            for e in range(n):
+                rows[0, e], rows[1, e], rows[2, e], rows[3, e] = index[e], round_idx[e], seat[e], action[e]
+                rows[4, e], rows[5, e], rows[6, e] = tile[e], from_seat[e], meld_size[e]
+                for k in range(4):
+                    rows[7 + k, e] = meld[e, k]
+    return (status, n_rounds, quirks, rounds, hands, dealt, wins, spans, meld_spans, flat, draws, draw_flat, owari,
+            small, w16, w32, values, offsets, valid, per_round, done, rows)  # fmt: skip
+
+
+def read_rounds(document: bytes, elements: Elements, tags: np.ndarray, at: np.ndarray, go: tuple[int, int],
+                n_players: int, has_red_fives: bool, need_rows: bool) -> ReadRounds:  # fmt: skip
+    """The rows of the INIT, AGARI and RYUUKYOKU elements ``at`` of a document (``tags``: INIT, AGARI or
+    RYUUKYOKU each, in document order) in a game of ``n_players`` seats, and its events (``go``: the index and
+    players_of_go of its one GO; ``need_rows``: whether a handler may add event rows); raises Refused for a
+    document the element-by-element reading must decide."""
+    if tags[0] != INIT:
+        raise Refused  # a result before the first round
+    (status, n_rounds, bits, rounds, hands, dealt, wins, spans, meld_spans, flat, draws, draw_flat, owari, small, w16,
+     w32, values, offsets, valid, per_round, done, rows) = read_document(
+        elements.buf, elements.starts, elements.ends, elements.kinds, elements.a, elements.b, at, tags,
+        rule_array(n_players), go[0], go[1], bool(has_red_fives), need_rows,
+    )  # fmt: skip
+    if status != OK:
+        raise Refused  # a hot element or attribute its handler would refuse, a round ended without a result...
     quirks = {name for bit, name in _QUIRK_BITS if bits & bit}
     first = rounds[0].tolist()
     first_hands = [hand if count else [] for hand, count in zip(hands[0].tolist(), first[R_DEALT:], strict=True)]
@@ -445,6 +525,8 @@ def read_rounds(document: bytes, elements: Elements, tags: np.ndarray, at: np.nd
         n_rounds=n_rounds,
         quirks=quirks,
         owari=[document[start:end].decode("utf-8", "replace") for start, end in owari.tolist()],
+        events=event_table_columns(small, w16, w32, values, offsets, valid, per_round) if done else None,
+        bulk=BulkRows(*rows[:6], rows[7:].T, rows[6]) if need_rows or not done else None,
     )
 
 

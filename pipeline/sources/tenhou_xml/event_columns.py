@@ -101,6 +101,14 @@ def bulk_event_columns(
     )  # fmt: skip
     if not done:
         return None
+    return event_table_columns(small, w16, w32, values, offsets, valid, per_round)
+
+
+def event_table_columns(
+    small: np.ndarray, w16: np.ndarray, w32: np.ndarray, values: np.ndarray, offsets: np.ndarray, valid: np.ndarray,
+    per_round: np.ndarray,
+) -> tuple[dict[str, np.ndarray | Coded | Lists], list[int]]:  # fmt: skip
+    """(the events columns, events per round) from event_table's arrays."""
     seat, action, tile34, is_red, from_seat, is_tsumogiri, is_rinshan = small
     columns = {
         "round_idx": w16[0],

@@ -149,12 +149,11 @@ class _DocumentReader:
         self.named_ids = [i for i in (self.log_id, *log_ids_in_header(document)) if i]
         elements = scan_elements(document)
         go = [(index, players_of_go(attr_text)) for index, name, attr_text in elements.others if name == "GO"]
+        try:
+            return self._read_at_once(document, elements, go)
+        except (Refused, ParseError, ValueError, IndexError, KeyError, TypeError):
+            self._start_over()  # read element by element: the first element that fails names the error
         self.bulk, refused = bulk_rows(elements, go)
-        if not refused:
-            try:
-                return self._read_at_once(document, elements, go)
-            except (Refused, ParseError, ValueError, IndexError, KeyError, TypeError):
-                self._start_over()  # read element by element: the first element that fails names the error
         if elements.is_cut:
             self.state.quirks.add("cut_mid_element")
         for index, name, attr_text in sorted(elements.named + refused) if refused else elements.named:
@@ -190,11 +189,15 @@ class _DocumentReader:
             self._named_tag(name, attr_text, index)
         rules = state.rules
         assert rules is not None  # the GO came first
-        read = read_rounds(document, elements, tags, at, rules.n_players, rules.has_red_fives)
+        later = others[first:]
+        # a disconnection or reconnection (BYE, UN) is an event row of a handler: the events built in numpy
+        need_rows = bool(state.events) or any(name == "BYE" or name == "UN" for _, name, _ in later)
+        read = read_rounds(document, elements, tags, at, go[0], rules.n_players, rules.has_red_fives, need_rows)
+        self.bulk, state.bulk_events = read.bulk, read.events
         self.first_init = read.first_init
         self._set_identity(read.first_round, self.first_init)
-        rounds_before = np.searchsorted(inits, [index for index, _, _ in others[first:]]).tolist()
-        for (index, name, attr_text), n_inits in zip(others[first:], rounds_before, strict=True):
+        rounds_before = np.searchsorted(inits, [index for index, _, _ in later]).tolist() if later else []
+        for (index, name, attr_text), n_inits in zip(later, rounds_before, strict=True):
             state.round_idx = n_inits - 1  # a disconnection or reconnection is an event of its round
             self.current_tag = name
             self._named_tag(name, attr_text, index)

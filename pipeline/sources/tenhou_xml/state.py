@@ -164,6 +164,8 @@ class GameState:
         """Closed rounds as tuples (ROUND_FIELDS order), turned into columns once the document is read."""
         self.win_rows: list[tuple] = []
         """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
+        self.bulk_events: tuple[dict, list[int]] | None = None
+        """The events columns and events per round built with the rounds in bulk (bulk.read_rounds), if so."""
         self.read_in_bulk = False
         """Whether the rounds, wins and draws columns were written at once (bulk.py), not kept as rows."""
         self.dealt = np.zeros(0, dtype=np.int64)
@@ -314,7 +316,7 @@ class GameState:
 
     # --- the end -------------------------------------------------------------------------------
     def fill_game_rows(
-        self, bulk: BulkRows, source: str, fingerprint: str, source_file: str, when: datetime | None
+        self, bulk: BulkRows | None, source: str, fingerprint: str, source_file: str, when: datetime | None
     ) -> None:
         """Write the events, games and players rows once the whole document is read (``bulk``: the rows of the
         draws, discards, calls, riichi and dora elements read in bulk)."""
@@ -369,12 +371,14 @@ class GameState:
         buffers = self.tables["rounds"]
         buffers["hands_start"], self.dealt = read_hands(buffers["hands_start"], buffers["round_idx"])
 
-    def _fill_events(self, bulk: BulkRows) -> None:
+    def _fill_events(self, bulk: BulkRows | None) -> None:
         red = self.rules is not None and self.rules.has_red_fives
         rounds = self.tables["rounds"]
-        # the events of a game without handler rows (nearly all) in one compiled pass, else in numpy
-        built = None if self.events else bulk_event_columns(bulk, self.n_rounds, red, self.dealt,
-                                                             rounds["dora_indicator"])  # fmt: skip
+        # the events of a game without handler rows (nearly all) in one compiled pass (with the rounds when they
+        # were read in bulk, which then keep no bulk rows), else in numpy
+        built = self.bulk_events if not self.events else None
+        if built is None and not self.events and bulk is not None:
+            built = bulk_event_columns(bulk, self.n_rounds, red, self.dealt, rounds["dora_indicator"])
         if built is None:
             columns = event_columns(bulk, self.events, self.n_rounds, red)
             check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
