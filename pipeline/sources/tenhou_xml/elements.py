@@ -16,15 +16,10 @@ from functools import cached_property
 import numpy as np
 
 from pipeline.errors import ParseError
-from pipeline.sources.tenhou_xml.kernel import BAD_TILE, HOT_NAMES, N_HOT, NAMED, NAMES, OTHER, tokenize
+from pipeline.sources.tenhou_xml.kernel import HOT_NAMES, NAMED, NAMES, OTHER, scan_document
 
 _NAME = re.compile(r"[A-Za-z]+")
 _TILE_NAME = re.compile(r"[A-Za-z]\d+")
-
-
-_ROUND_KINDS = frozenset(NAMED + NAMES.index(name) for name in ("INIT", "AGARI", "RYUUKYOKU"))
-"""The kinds of the rounds' and results' elements: read from the attribute table (bulk.py), their text decoded
-only for the element-by-element reading."""
 
 
 @dataclass
@@ -40,8 +35,18 @@ class Elements:
     """m (N) or step (REACH)."""
     others: list[tuple[int, str, str]]
     """The elements read in Python other than INIT, AGARI and RYUUKYOKU (GO, UN, BYE, SHUFFLE...)."""
+    inits_before: list[int]
+    """The number of INIT elements before each of ``others``."""
     named_at: np.ndarray
     """The index of every element read in Python (``named``)."""
+    at: np.ndarray
+    """The index of every INIT, AGARI and RYUUKYOKU element."""
+    tags: np.ndarray
+    """Their tags as codes 0, 1, 2 (kernel.ROUND_TAGS)."""
+    one_by_one: bool
+    """Whether an element is to be read element by element (an unknown tag, a call, riichi or dora indicator not
+    written as the server writes it)."""
+    n_inits: int
     last_tag: str
     """The tag of the document's last element that is not a draw, discard or closing tag ('' for none)."""
     is_cut: bool
@@ -68,19 +73,16 @@ def scan_elements(data: bytes) -> Elements:
     A last element cut off by the end of the file is dropped (``is_cut``).
     """
     buf = np.frombuffer(data, dtype=np.uint8)
-    starts, ends, kinds, a, b, markup, is_cut = tokenize(buf)
+    (starts, ends, kinds, a, b, markup, is_cut, bad, rows, named_at, last, at, tags, one_by_one,
+     n_inits) = scan_document(buf)  # fmt: skip
     if markup >= 0:
         raise ParseError(f"malformed markup: '<' inside an element at byte {markup}")
-    bad = np.flatnonzero(kinds == BAD_TILE)
-    if len(bad):
-        _bad_tile(data, int(starts[bad[0]]), int(ends[bad[0]]))
-    named_at = np.flatnonzero(kinds >= OTHER)
-    at, named_kinds = named_at.tolist(), kinds[named_at].tolist()
-    other = [k for k, kind in enumerate(named_kinds) if kind not in _ROUND_KINDS]
-    if len(other) < len(at):
-        at, named_kinds = [at[k] for k in other], [named_kinds[k] for k in other]
-    others = _named(data, at, named_kinds, starts[at].tolist(), ends[at].tolist())
-    return Elements(kinds=kinds, a=a, b=b, others=others, named_at=named_at, last_tag=_last_tag(kinds, others),
+    if bad >= 0:
+        _bad_tile(data, int(starts[bad]), int(ends[bad]))
+    index, kind, start, end, inits_before = rows.tolist()
+    others = _named(data, index, kind, start, end)
+    return Elements(kinds=kinds, a=a, b=b, others=others, inits_before=inits_before, named_at=named_at, at=at,
+                    tags=tags, one_by_one=one_by_one, n_inits=n_inits, last_tag=_last_tag(kinds, last, others),
                     is_cut=bool(is_cut), data=data, buf=buf, starts=starts, ends=ends)  # fmt: skip
 
 
@@ -104,20 +106,17 @@ def _named(data: bytes, at: list[int], kinds: list[int], starts: list[int], ends
     return out
 
 
-def _last_tag(kinds: np.ndarray, others: list[tuple[int, str, str]]) -> str:
-    """The tag of the last element read in Python or hot (``others``: those read in Python other than INIT,
-    AGARI and RYUUKYOKU); '' for none."""
-    view = memoryview(kinds)  # read from the end: the last such element is seldom far from it
-    for e in range(len(view) - 1, -1, -1):
-        kind = view[e]
-        if kind < N_HOT:
-            continue
-        if kind < OTHER:
-            return HOT_NAMES[kind]
-        if kind > OTHER:
-            return NAMES[kind - NAMED]
-        return next(name for index, name, _ in reversed(others) if index == e)
-    return ""
+def _last_tag(kinds: np.ndarray, last: int, others: list[tuple[int, str, str]]) -> str:
+    """The tag of the element ``last``, the last one read in Python or hot (``others``: those read in Python
+    other than INIT, AGARI and RYUUKYOKU); '' for none (-1)."""
+    if last < 0:
+        return ""
+    kind = int(kinds[last])
+    if kind < OTHER:
+        return HOT_NAMES[kind]
+    if kind > OTHER:
+        return NAMES[kind - NAMED]
+    return next(name for index, name, _ in reversed(others) if index == last)
 
 
 def _split_named(index: int, inner: str) -> tuple[int, str, str]:

@@ -266,6 +266,66 @@ def tokenize(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return starts[:n], ends[:n], kinds, a, b, markup, is_cut
 
 
+ROUND_TAGS = ("INIT", "AGARI", "RYUUKYOKU")
+"""The tags whose rows the bulk reading builds from the attribute table (bulk.py), as ``tags`` codes 0, 1, 2."""
+_TAG_OF_KIND = np.full(NAMED + len(NAMES), -1, dtype=np.int64)
+_TAG_OF_KIND[[NAMED + NAMES.index(name) for name in ROUND_TAGS]] = np.arange(len(ROUND_TAGS))
+_ONE_BY_ONE = np.zeros(NAMED + len(NAMES), dtype=np.bool_)
+_ONE_BY_ONE[[OTHER, *(NAMED + NAMES.index(name) for name in ("N", "REACH", "DORA"))]] = True
+"""Kinds the bulk reading leaves to the element-by-element one: unknown tags, calls, riichi and dora indicators
+not written as the server writes them."""
+
+
+@njit
+def scan_document(
+    buf: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool, int, np.ndarray, np.ndarray, int,
+           np.ndarray, np.ndarray, bool, int]:  # fmt: skip
+    """tokenize's (starts, ends, kinds, a, b, markup error, is_cut) and what the reading of the elements needs
+    of them: (..., the first BAD_TILE element (-1: none), the elements read in Python other than INIT, AGARI and
+    RYUUKYOKU as rows (index, kind, '<' offset, '>' offset, INITs before it), the index of every element read in
+    Python, the last element read in Python or hot (-1: none), the INIT, AGARI and RYUUKYOKU elements' indexes
+    and tags (0, 1, 2 by ROUND_TAGS), whether an element is to be read element by element (_ONE_BY_ONE), the
+    number of INITs)."""
+    starts, ends, kinds, a, b, markup, is_cut = tokenize(buf)
+    n = len(kinds)
+    bad, last, n_named, n_others, n_at, n_inits, one_by_one = -1, -1, 0, 0, 0, 0, False
+    for e in range(n):
+        k = kinds[e]
+        if k == BAD_TILE and bad < 0:
+            bad = e
+        if k >= N_HOT:
+            last = e
+        if k >= OTHER:
+            n_named += 1
+            if _TAG_OF_KIND[k] >= 0:
+                n_at += 1
+            else:
+                n_others += 1
+    named_at = np.empty(n_named, dtype=np.int64)
+    others = np.empty((5, n_others), dtype=np.int64)
+    at = np.empty(n_at, dtype=np.int64)
+    tags = np.empty(n_at, dtype=np.int64)
+    i, j, o = 0, 0, 0
+    for e in range(n):
+        k = kinds[e]
+        if k < OTHER:
+            continue
+        if _ONE_BY_ONE[k]:
+            one_by_one = True
+        named_at[i] = e
+        i += 1
+        tag = _TAG_OF_KIND[k]
+        if tag >= 0:
+            at[j], tags[j] = e, tag
+            j += 1
+            n_inits += tag == 0
+        else:
+            others[0, o], others[1, o], others[2, o], others[3, o], others[4, o] = e, k, starts[e], ends[e], n_inits
+            o += 1
+    return starts, ends, kinds, a, b, markup, is_cut, bad, others, named_at, last, at, tags, one_by_one, n_inits
+
+
 CHI, PON, DAIMINKAN, KAKAN, ANKAN, KITA = 2, 3, 4, 5, 6, 7
 """Slots of the ``codes`` table hot_events takes: draw, discard, then the calls in this order, riichi,
 riichi_accepted, dora (the action codes the events table uses, passed in)."""

@@ -19,28 +19,17 @@ from datetime import datetime
 from pathlib import PurePath
 from urllib.parse import unquote
 
-import numpy as np
-
 from pipeline.errors import NotALogError, ParseError
 from pipeline.identity import content_fingerprint
 from pipeline.limits import DEFAULT_LIMITS, GZIP_MAGIC, TooLargeError, gunzip
 from pipeline.sources.base import ParsedGame
-from pipeline.sources.tenhou_xml.bulk import AGARI, INIT, RYUUKYOKU, Refused, read_rounds
+from pipeline.sources.tenhou_xml.bulk import INIT, Refused, read_rounds
 from pipeline.sources.tenhou_xml.elements import Elements, scan_elements
 from pipeline.sources.tenhou_xml.hot import bulk_rows, players_of_go
-from pipeline.sources.tenhou_xml.kernel import NAMED, NAMES, OTHER
 from pipeline.sources.tenhou_xml.results import ResultReader
 from pipeline.sources.tenhou_xml.state import GameState, tiles_attr
 
 SOURCE = "tenhou_xml"
-
-_TAG_OF_KIND = np.full(NAMED + len(NAMES), -1, dtype=np.int64)
-_TAG_OF_KIND[[NAMED + NAMES.index(name) for name in ("INIT", "AGARI", "RYUUKYOKU")]] = (INIT, AGARI, RYUUKYOKU)
-"""The bulk reading's tag code of each kernel kind (-1: not read in bulk)."""
-_ONE_BY_ONE = np.zeros(NAMED + len(NAMES), dtype=bool)
-_ONE_BY_ONE[[OTHER, *(NAMED + NAMES.index(name) for name in ("N", "REACH", "DORA"))]] = True
-"""Kinds the bulk reading leaves to the element-by-element one: unknown tags, calls, riichi and dora indicators
-not written as the server writes them."""
 
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
 _N_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+m="(\d+)"\s*/?$')
@@ -171,20 +160,15 @@ class _DocumentReader:
     def _read_at_once(self, document: bytes, elements: Elements, go: list[tuple[int, int]]) -> ParsedGame:
         """Read the document with its rounds and results in bulk (bulk.py), the other named elements by their
         handlers; raises Refused (or the error of a handler) for a document to be read element by element."""
-        kinds, state = elements.kinds, self.state
-        tags = _TAG_OF_KIND[kinds]
-        at = np.flatnonzero(tags >= 0)
-        if len(go) != 1 or not len(at) or go[0][0] > at[0] or _ONE_BY_ONE[kinds].any():
+        state, at, tags, others = self.state, elements.at, elements.tags, elements.others
+        if len(go) != 1 or not len(at) or go[0][0] > at[0] or elements.one_by_one:
             raise Refused  # the state an element meets would not be the same for all
         if elements.is_cut:
             state.quirks.add("cut_mid_element")
-        tags = tags[at]
         if tags[0] != INIT:
             raise Refused  # a result before the first round
-        inits = at[tags == INIT]
-        others = elements.others  # the named elements but INIT, AGARI and RYUUKYOKU (no OTHER kind here)
-        first = sum(index < inits[0] for index, _, _ in others)
-        for index, name, attr_text in others[:first]:  # GO, and the players, before the first round
+        first = elements.inits_before.count(0)  # the elements before the first INIT (GO, the players...)
+        for index, name, attr_text in others[:first]:
             self.current_tag = name
             self._named_tag(name, attr_text, index)
         rules = state.rules
@@ -196,8 +180,7 @@ class _DocumentReader:
         self.bulk, state.bulk_events = read.bulk, read.events
         self.first_init = read.first_init
         self._set_identity(read.first_round, self.first_init)
-        rounds_before = np.searchsorted(inits, [index for index, _, _ in later]).tolist() if later else []
-        for (index, name, attr_text), n_inits in zip(later, rounds_before, strict=True):
+        for (index, name, attr_text), n_inits in zip(later, elements.inits_before[first:], strict=True):
             state.round_idx = n_inits - 1  # a disconnection or reconnection is an event of its round
             self.current_tag = name
             self._named_tag(name, attr_text, index)
@@ -208,7 +191,7 @@ class _DocumentReader:
         state.tables["draws"].update(read.draws)
         state.dealt, state.n_rounds, state.read_in_bulk = read.dealt, read.n_rounds, True
         state.quirks |= read.quirks
-        state.round_idx, state.in_round = len(inits) - 1, False
+        state.round_idx, state.in_round = elements.n_inits - 1, False
         self.current_tag = elements.last_tag
         return self._finish()
 
