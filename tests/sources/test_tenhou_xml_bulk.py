@@ -28,7 +28,6 @@ from pipeline.sources.tenhou_xml.attributes import (
     attribute_table,
 )
 from pipeline.sources.tenhou_xml.bulk import AGARI, INIT, Refused, rule_array
-from pipeline.sources.tenhou_xml.event_columns import event_table_columns
 
 GAMES = (
     "tenhou-xml/mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog",
@@ -178,26 +177,35 @@ def test_compiled_event_flags_match_the_numpy_ones() -> None:
 
 
 @pytest.mark.parametrize("relative", GAMES)
+@pytest.mark.parametrize("disconnection", [False, True])
 def test_the_compiled_event_table_gives_what_the_numpy_one_gives(
-    shared_logs: Path, relative: str, monkeypatch: pytest.MonkeyPatch
+    shared_logs: Path, relative: str, disconnection: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a disconnection is a handler's event row (the numpy path): left out, the rest is read in bulk alone
+    # without disconnections every event is read in bulk; with one, a handler's event row joins them
     data = re.sub(rb"<BYE [^>]*>", b"", (shared_logs / relative).read_bytes())
+    if disconnection:
+        first_init = data.index(b"/>", data.index(b"<INIT")) + 2
+        data = data[:first_init] + b'<BYE who="1"/>' + data[first_init:]
     rng = random.Random(relative + "events")
     documents = [data] + [mutate(data, rng) for _ in range(100)]
     built = []
+    # the compiled events' last step: with the rounds (bulk.py), or with a handler's rows (state.py)
+    module, name = (bulk, "event_table_columns") if not disconnection else (state, "bulk_event_columns")
+    function = getattr(module, name)
 
     def counted(*args: object) -> object:
-        built.append(True)
-        return event_table_columns(*args)
+        result = function(*args)
+        built.append(result is not None)
+        return result
 
-    monkeypatch.setattr(bulk, "event_table_columns", counted)
+    monkeypatch.setattr(module, name, counted)
     compiled = []
     for document in documents:
         built.clear()
-        compiled.append((outcome(document, relative), bool(built)))
+        compiled.append((outcome(document, relative), any(built)))
     # the compiled pass built the game's events and many of its mutants'
     assert compiled[0][1] and sum(taken for _, taken in compiled) >= 20
+    monkeypatch.undo()
     one_by_one(monkeypatch)  # read element by element, the events in numpy
     monkeypatch.setattr(state, "bulk_event_columns", lambda *_args: None)
     assert [outcome(document, relative) for document in documents] == [game for game, _ in compiled]

@@ -47,7 +47,7 @@ from pipeline.sources.tenhou_xml.attributes import (
 )
 from pipeline.sources.tenhou_xml.codes import DRAW_KINDS, LIMIT_NAMES, YAKU_NAMES
 from pipeline.sources.tenhou_xml.elements import Elements
-from pipeline.sources.tenhou_xml.event_columns import _ENTERING, event_table, event_table_columns
+from pipeline.sources.tenhou_xml.event_columns import _ENTERING, _NO_EXTRA, event_table, event_table_columns
 from pipeline.sources.tenhou_xml.hot import _CODES as _HOT_CODES
 from pipeline.sources.tenhou_xml.hot import BulkRows
 from pipeline.sources.tenhou_xml.kernel import KITA, decode_meld_code, hot_events
@@ -479,7 +479,7 @@ def read_document(
         for r in range(n_rounds):
             indicators[r] = rounds[r, R_DORA]
         small, w16, w32, values, offsets, valid, per_round, done = event_table(
-            round_idx, seat, action, tile, from_seat, meld, meld_size, index, n_rounds, red, _FLAG_TABLES,
+            round_idx, seat, action, tile, from_seat, meld, meld_size, index, _NO_EXTRA, n_rounds, red, _FLAG_TABLES,
             _ENTERING, dealt, indicators,
         )  # fmt: skip
         if need_rows or not done:

@@ -377,8 +377,8 @@ class GameState:
         # the events of a game without handler rows (nearly all) in one compiled pass (with the rounds when they
         # were read in bulk, which then keep no bulk rows), else in numpy
         built = self.bulk_events if not self.events else None
-        if built is None and not self.events and bulk is not None:
-            built = bulk_event_columns(bulk, self.n_rounds, red, self.dealt, rounds["dora_indicator"])
+        if built is None and bulk is not None:
+            built = bulk_event_columns(bulk, self.events, self.n_rounds, red, self.dealt, rounds["dora_indicator"])
         if built is None:
             columns = event_columns(bulk, self.events, self.n_rounds, red)
             check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
