@@ -51,7 +51,7 @@ from pipeline.sources.tenhou_xml.event_columns import _ENTERING, _NO_EXTRA, even
 from pipeline.sources.tenhou_xml.hot import _CODES as _HOT_CODES
 from pipeline.sources.tenhou_xml.hot import BulkRows
 from pipeline.sources.tenhou_xml.kernel import KITA, decode_meld_code, hot_events
-from pipeline.sources.tenhou_xml.state import INT8, INT16, INT32, ROUND_FIELDS, WIN_FIELDS
+from pipeline.sources.tenhou_xml.state import INT8, INT16, INT32
 from rules.compiled import njit
 
 INIT, AGARI, RYUUKYOKU = 0, 1, 2
@@ -543,7 +543,7 @@ _QUIRK_BITS = ((Q_SHUFFLE, "shuffle_in_init"), (Q_SIGNED, "signed_scores"), (Q_N
 
 
 def _rounds(rows: np.ndarray, hands: np.ndarray) -> dict[str, list]:
-    """The ROUND_FIELDS columns of the rounds kept (round_table's rows and hands)."""
+    """The ROUND_FIELDS columns of the rounds kept (round_table's rows and hands), in another order."""
     columns = rows.T.tolist()
     dealt = rows[:, R_DEALT:]
     hands_start = hands.tolist()
@@ -554,7 +554,7 @@ def _rounds(rows: np.ndarray, hands: np.ndarray) -> dict[str, list]:
     out.update(dice=rows[:, R_DICE : R_DICE + 2].tolist(), scores_pre=rows[:, R_PRE : R_PRE + 4].tolist(),
                hands_start=hands_start, scores_post=rows[:, R_POST : R_POST + 4].tolist(),
                n_winners=columns[R_WINNERS])  # fmt: skip
-    return {name: out[name] for name in ROUND_FIELDS}
+    return out
 
 
 _WIN_SCALARS = ("round_idx", "win_idx", "seat", "from_seat", "tile", "tile34", "n_kita", "fu", "han", "points",
@@ -564,7 +564,8 @@ _WIN_COLUMNS = (W_ROUND, W_WIN, W_SEAT, W_FROM, W_TILE, W_TILE34, W_KITA, W_FU, 
 
 
 def _wins(rows: np.ndarray, spans: np.ndarray, meld_spans: np.ndarray, flat: np.ndarray) -> dict[str, list]:
-    """The WIN_FIELDS columns of round_table's wins (rows, the spans of their lists in ``flat``)."""
+    """The WIN_FIELDS columns of round_table's wins (rows, the spans of their lists in ``flat``), in another
+    order."""
     columns, values, melds = rows.T.tolist(), flat.tolist(), meld_spans.tolist()
     starts_ends = spans.reshape(len(rows), 12).T.tolist()
     lists = [[values[a:b] for a, b in zip(starts_ends[2 * k], starts_ends[2 * k + 1], strict=True)]
@@ -589,7 +590,7 @@ def _wins(rows: np.ndarray, spans: np.ndarray, meld_spans: np.ndarray, flat: np.
         scores_pre=rows[:, W_PRE : W_PRE + 4].tolist(),
         score_deltas=rows[:, W_DELTAS : W_DELTAS + 4].tolist(),
     )
-    return {name: out[name] for name in WIN_FIELDS}
+    return out
 
 
 def _draws(document: bytes, rows: np.ndarray, flat: np.ndarray) -> dict[str, list]:

@@ -204,6 +204,8 @@ class _DocumentReader:
         if name == "REACH" and (found := _REACH_AS_WRITTEN.match(attr_text)):
             state.riichi(int(found[1]), int(found[2]), index)
             return
+        if name == "TAIKYOKU" or name == "mjloggm":
+            return  # nothing read of them
         attrs = dict(_ATTR.findall(attr_text))
         if name == "INIT":
             state.start_round(attrs, index)
@@ -233,8 +235,6 @@ class _DocumentReader:
                 state.quirks.add("empty_shuffle_seed")
             elif not self.shuffle_seed.startswith("mt19937ar"):
                 state.quirks.add("plain_shuffle_seed")
-        elif name in ("TAIKYOKU", "mjloggm"):
-            pass
         else:
             raise ParseError(f"unknown tag <{name}>", tag=name)
 
