@@ -47,7 +47,7 @@ from pipeline.sources.tenhou_xml.attributes import (
 )
 from pipeline.sources.tenhou_xml.codes import DRAW_KINDS, LIMIT_NAMES, YAKU_NAMES
 from pipeline.sources.tenhou_xml.elements import Elements
-from pipeline.sources.tenhou_xml.event_columns import _ENTERING, _NO_EXTRA, event_table, event_table_columns
+from pipeline.sources.tenhou_xml.event_columns import _ENTERING, event_table, event_table_columns, extra_rows
 from pipeline.sources.tenhou_xml.hot import _CODES as _HOT_CODES
 from pipeline.sources.tenhou_xml.hot import BulkRows
 from pipeline.sources.tenhou_xml.kernel import KITA, decode_meld_code, hot_events
@@ -438,15 +438,16 @@ _GO = np.zeros(1, dtype=np.int64)
 @njit
 def read_document(
     buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, kinds: np.ndarray, a: np.ndarray, b: np.ndarray,
-    at: np.ndarray, tags: np.ndarray, rules: np.ndarray, go_index: int, players: int, red: bool, need_rows: bool,
+    at: np.ndarray, tags: np.ndarray, rules: np.ndarray, go_index: int, players: int, red: bool, extra: np.ndarray,
 ):  # fmt: skip
     """A document's hot elements (kernel.hot_events, its one GO at ``go_index`` seating ``players``), the
     attribute table of its INIT, AGARI and RYUUKYOKU elements ``at`` (attributes.attribute_table: ``tags``,
-    ``rules``) and their rounds, wins and draws (round_table), and the events table (event_columns.event_table),
-    in one call: (status, round_table's outputs but ``refused``, event_table's outputs, the hot rows).
+    ``rules``) and their rounds, wins and draws (round_table), and the events table of the hot elements and the
+    handlers' rows ``extra`` (event_columns.event_table), in one call: (status, round_table's outputs but
+    ``refused``, event_table's outputs, the hot rows).
 
-    The hot rows (BULK_WIDTH, n) are made when ``need_rows`` (a handler will add event rows) or when event_table
-    declines; else none. A status other than OK leaves the rest empty."""
+    The hot rows (BULK_WIDTH, n) are made when event_table declines (the events are then built in numpy); else
+    none. A status other than OK leaves the rest empty."""
     go_at, seats = _GO.copy(), _GO.copy()
     go_at[0], seats[0] = go_index, players
     index, round_idx, seat, action, tile, from_seat, meld, meld_size, refused = hot_events(
@@ -479,10 +480,10 @@ def read_document(
         for r in range(n_rounds):
             indicators[r] = rounds[r, R_DORA]
         small, w16, w32, values, offsets, valid, per_round, done = event_table(
-            round_idx, seat, action, tile, from_seat, meld, meld_size, index, _NO_EXTRA, n_rounds, red, _FLAG_TABLES,
+            round_idx, seat, action, tile, from_seat, meld, meld_size, index, extra, n_rounds, red, _FLAG_TABLES,
             _ENTERING, dealt, indicators,
         )  # fmt: skip
-        if need_rows or not done:
+        if not done:
             n = len(index)
             rows = np.zeros((BULK_WIDTH, n), dtype=np.int64)
             for e in range(n):
@@ -495,17 +496,17 @@ def read_document(
 
 
 def read_rounds(document: bytes, elements: Elements, tags: np.ndarray, at: np.ndarray, go: tuple[int, int],
-                n_players: int, has_red_fives: bool, need_rows: bool) -> ReadRounds:  # fmt: skip
+                n_players: int, has_red_fives: bool, rows: list[tuple]) -> ReadRounds:  # fmt: skip
     """The rows of the INIT, AGARI and RYUUKYOKU elements ``at`` of a document (``tags``: INIT, AGARI or
     RYUUKYOKU each, in document order) in a game of ``n_players`` seats, and its events (``go``: the index and
-    players_of_go of its one GO; ``need_rows``: whether a handler may add event rows); raises Refused for a
-    document the element-by-element reading must decide."""
-    if tags[0] != INIT:
-        raise Refused  # a result before the first round
+    players_of_go of its one GO; ``rows``: the handlers' event rows, event_columns.ROW_FIELDS tuples without a
+    meld); raises Refused for a document the element-by-element reading must decide."""
+    if tags[0] != INIT or any(row[5] is not None for row in rows):
+        raise Refused  # a result before the first round, or a call read by its handler
     (status, n_rounds, bits, rounds, hands, dealt, wins, spans, meld_spans, flat, draws, draw_flat, owari, small, w16,
-     w32, values, offsets, valid, per_round, done, rows) = read_document(
+     w32, values, offsets, valid, per_round, done, hot) = read_document(
         elements.buf, elements.starts, elements.ends, elements.kinds, elements.a, elements.b, at, tags,
-        rule_array(n_players), go[0], go[1], bool(has_red_fives), need_rows,
+        rule_array(n_players), go[0], go[1], bool(has_red_fives), extra_rows(rows),
     )  # fmt: skip
     if status != OK:
         raise Refused  # a hot element or attribute its handler would refuse, a round ended without a result...
@@ -526,7 +527,7 @@ def read_rounds(document: bytes, elements: Elements, tags: np.ndarray, at: np.nd
         quirks=quirks,
         owari=[document[start:end].decode("utf-8", "replace") for start, end in owari.tolist()],
         events=event_table_columns(small, w16, w32, values, offsets, valid, per_round) if done else None,
-        bulk=BulkRows(*rows[:6], rows[7:].T, rows[6]) if need_rows or not done else None,
+        bulk=None if done else BulkRows(*hot[:6], hot[7:].T, hot[6]),
     )
 
 

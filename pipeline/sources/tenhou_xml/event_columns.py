@@ -97,15 +97,21 @@ def bulk_event_columns(
     numpy path."""
     if any(row[5] is not None for row in rows):
         return None  # a call read by its handler: the numpy path
-    extra = np.array([row[:5] + row[6:] for row in rows], dtype=np.int64).T.copy() if rows else _NO_EXTRA
     small, w16, w32, values, offsets, valid, per_round, done = event_table(
         bulk.round_idx, bulk.seat, bulk.action, bulk.tile, bulk.from_seat, bulk.meld, bulk.meld_size,
-        bulk.source_index, extra, n_rounds, bool(has_red_fives), _TABLES, _ENTERING, dealt,
+        bulk.source_index, extra_rows(rows), n_rounds, bool(has_red_fives), _TABLES, _ENTERING, dealt,
         np.asarray(dora_indicator, dtype=np.int64),
     )  # fmt: skip
     if not done:
         return None
     return event_table_columns(small, w16, w32, values, offsets, valid, per_round)
+
+
+def extra_rows(rows: list[tuple]) -> np.ndarray:
+    """Handler rows without a meld (ROW_FIELDS tuples) as event_table's ``extra`` (EXTRA_FIELDS by row)."""
+    if not rows:
+        return _NO_EXTRA
+    return np.array([row[:5] + row[6:] for row in rows], dtype=np.int64).T.copy()
 
 
 def event_table_columns(

@@ -173,17 +173,16 @@ class _DocumentReader:
             self._named_tag(name, attr_text, index)
         rules = state.rules
         assert rules is not None  # the GO came first
-        later = others[first:]
-        # a disconnection or reconnection (BYE, UN) is an event row of a handler: the events built in numpy
-        need_rows = bool(state.events) or any(name == "BYE" or name == "UN" for _, name, _ in later)
-        read = read_rounds(document, elements, tags, at, go[0], rules.n_players, rules.has_red_fives, need_rows)
-        self.bulk, state.bulk_events = read.bulk, read.events
-        self.first_init = read.first_init
-        self._set_identity(read.first_round, self.first_init)
-        for (index, name, attr_text), n_inits in zip(later, elements.inits_before[first:], strict=True):
+        # the elements after the first INIT (disconnections, reconnections: event rows) before the rounds, whose
+        # reading builds the events with their rows
+        for (index, name, attr_text), n_inits in zip(others[first:], elements.inits_before[first:], strict=True):
             state.round_idx = n_inits - 1  # a disconnection or reconnection is an event of its round
             self.current_tag = name
             self._named_tag(name, attr_text, index)
+        read = read_rounds(document, elements, tags, at, go[0], rules.n_players, rules.has_red_fives, state.events)
+        self.bulk, state.bulk_events = read.bulk, read.events
+        self.first_init = read.first_init
+        self._set_identity(read.first_round, self.first_init)
         for owari in read.owari:
             self.results.owari({"owari": owari})
         state.tables["rounds"].update(read.rounds)

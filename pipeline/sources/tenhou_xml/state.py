@@ -165,7 +165,8 @@ class GameState:
         self.win_rows: list[tuple] = []
         """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
         self.bulk_events: tuple[dict, list[int]] | None = None
-        """The events columns and events per round built with the rounds in bulk (bulk.read_rounds), if so."""
+        """The events columns and events per round built with the rounds in bulk (bulk.read_rounds), the
+        handlers' rows included, if so."""
         self.read_in_bulk = False
         """Whether the rounds, wins and draws columns were written at once (bulk.py), not kept as rows."""
         self.dealt = np.zeros(0, dtype=np.int64)
@@ -374,9 +375,9 @@ class GameState:
     def _fill_events(self, bulk: BulkRows | None) -> None:
         red = self.rules is not None and self.rules.has_red_fives
         rounds = self.tables["rounds"]
-        # the events of a game without handler rows (nearly all) in one compiled pass (with the rounds when they
-        # were read in bulk, which then keep no bulk rows), else in numpy
-        built = self.bulk_events if not self.events else None
+        # the events in one compiled pass (with the rounds when they were read in bulk, which then keep no bulk
+        # rows), else in numpy (a call read by its handler, or an error to raise)
+        built = self.bulk_events
         if built is None and bulk is not None:
             built = bulk_event_columns(bulk, self.events, self.n_rounds, red, self.dealt, rounds["dora_indicator"])
         if built is None:
