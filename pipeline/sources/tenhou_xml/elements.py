@@ -3,8 +3,9 @@ the rest by name.
 
 Nine elements in ten are a draw (``<T12/>``) or a discard (``<D12/>``), and most of the others a call, a riichi
 or a new dora indicator: their integer attributes come back from the kernel as arrays, read for all of them at
-once. The few other elements (INIT, AGARI, RYUUKYOKU...) are returned with their name and attribute text for the
-per-tag handlers.
+once. The few other elements (GO, UN, BYE, SHUFFLE...) are returned with their name and attribute text for the
+per-tag handlers; INIT, AGARI and RYUUKYOKU by index (the bulk reading takes their attributes from the bytes),
+with their text only for the element-by-element reading (Elements.named).
 """
 
 from __future__ import annotations

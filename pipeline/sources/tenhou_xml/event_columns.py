@@ -1,7 +1,10 @@
-"""The events table of one game, built in bulk (numpy) from the tile-element arrays, the hot elements' rows
-(hot.py) and the few event rows the per-tag handlers collect.
+"""The events table of one game, built in bulk from the hot elements' rows (hot.py: draws, discards, calls,
+riichi, dora indicators) and the few event rows the per-tag handlers collect.
 
-Order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived for the
+One compiled pass (event_table) builds the columns, narrowed, with the meld lists, the events per round and the
+tile-once check; a document read in bulk runs it with its rounds (bulk.read_document). The numpy reading
+(event_columns, check_tiles_enter_once) is the definition, taken for a call read by its handler and for the
+errors. Order within the round, tsumogiri and rinshan flags, tile kinds and red fives are derived for the
 whole game at once (pipeline.sources.event_flags, shared with the other formats).
 """
 

@@ -1,11 +1,11 @@
 """Tenhou XML (mjlog) parser: one file's bytes in, one ParsedGame out, built column-wise.
 
 The document is tokenised by a compiled kernel (kernel.py); draws, discards, calls, riichi and dora
-indicators are read in bulk (elements.py, hot.py), and so are the rounds and results of a document written as
-the server writes them (attributes.py, bulk.py); the few other elements (GO, UN, BYE, SHUFFLE) are dispatched
-on their tag. A document the bulk reading refuses is read element by element, every element dispatched on its
-tag, which raises the error of the first element that fails. Rows go straight into the game's per-table
-column lists.
+indicators are read in bulk (elements.py, hot.py), and so are the rounds, results and events of a document
+written as the server writes them, by one more compiled call (attributes.py, bulk.py, event_columns.py); the few
+other elements (GO, UN, BYE, SHUFFLE) are dispatched on their tag. A document the bulk reading refuses is read
+element by element, every element dispatched on its tag, which raises the error of the first element that fails.
+Rows go straight into the game's per-table column lists.
 A round whose result never came (a truncated file) is rolled back; the game is then marked
 incomplete.
 """
