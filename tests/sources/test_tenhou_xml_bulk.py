@@ -15,7 +15,7 @@ import pytest
 from pipeline.errors import NotALogError, ParseError
 from pipeline.sources import event_flags as flags
 from pipeline.sources import tenhou_xml
-from pipeline.sources.tenhou_xml import parser
+from pipeline.sources.tenhou_xml import bulk, parser, state
 from pipeline.sources.tenhou_xml.attributes import (
     COUNT,
     INTS,
@@ -174,3 +174,35 @@ def test_compiled_event_flags_match_the_numpy_ones() -> None:
         got = flags.event_flags(round_idx, seat, action, tile, bool(trial % 2))
         want = flags._event_flags_numpy(round_idx, seat, action, tile, bool(trial % 2))
         assert {k: (v.dtype, v.tolist()) for k, v in got.items()} == {k: (v.dtype, v.tolist()) for k, v in want.items()}
+
+
+@pytest.mark.parametrize("relative", GAMES)
+@pytest.mark.parametrize("disconnection", [False, True])
+def test_the_compiled_event_table_gives_what_the_numpy_one_gives(
+    shared_logs: Path, relative: str, disconnection: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # without disconnections every event is read in bulk; with one, a handler's event row joins them
+    data = re.sub(rb"<BYE [^>]*>", b"", (shared_logs / relative).read_bytes())
+    if disconnection:
+        first_init = data.index(b"/>", data.index(b"<INIT")) + 2
+        data = data[:first_init] + b'<BYE who="1"/>' + data[first_init:]
+    rng = random.Random(relative + "events")
+    documents = [data] + [mutate(data, rng) for _ in range(100)]
+    built = []
+    function = bulk.event_table_columns  # the compiled events' last step, with the rounds
+
+    def counted(*args: object) -> object:
+        built.append(True)
+        return function(*args)
+
+    monkeypatch.setattr(bulk, "event_table_columns", counted)
+    compiled = []
+    for document in documents:
+        built.clear()
+        compiled.append((outcome(document, relative), any(built)))
+    # the compiled pass built the game's events and many of its mutants'
+    assert compiled[0][1] and sum(taken for _, taken in compiled) >= 20
+    monkeypatch.undo()
+    one_by_one(monkeypatch)  # read element by element, the events in numpy
+    monkeypatch.setattr(state, "bulk_event_columns", lambda *_args: None)
+    assert [outcome(document, relative) for document in documents] == [game for game, _ in compiled]

@@ -16,8 +16,6 @@ whose elements are all clean and as their rules say can be built without a check
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from rules.compiled import njit
@@ -63,7 +61,7 @@ _BLANK[[ord(c) for c in " \t\n\r\x0b\x0c"]] = True  # a subset of Python's \s
 _QUOTE, _SLASH, _EQUALS, _COMMA, _MINUS, _PLUS = (ord(c) for c in '"/=,-+')
 
 
-@njit
+@njit(_nrt=False)
 def _slot_of(buf: np.ndarray, start: int, end: int) -> int:
     """The slot of the attribute name written from ``start`` to ``end``; -1 when it is not one of ATTRIBUTES."""
     length = end - start
@@ -78,7 +76,7 @@ def _slot_of(buf: np.ndarray, start: int, end: int) -> int:
     return -1
 
 
-@njit
+@njit(_nrt=False)
 def _integers(buf: np.ndarray, start: int, end: int, values: np.ndarray, at: int) -> tuple[int, int]:
     """(count, STATUS) of the value from ``start`` to ``end`` read as comma-separated integers into ``values``
     from ``at`` (count 0 unless INTS or SIGNED)."""
@@ -102,7 +100,7 @@ def _integers(buf: np.ndarray, start: int, end: int, values: np.ndarray, at: int
     return count, status
 
 
-@njit
+@njit(_nrt=False)
 def _follows(cells: np.ndarray, row: int, values: np.ndarray, rules: np.ndarray, tag: int) -> bool:
     """Whether every attribute of a row is as the rule of its tag says (arrays indexed, not sliced: a view per
     cell would cost more than the check)."""
@@ -183,30 +181,3 @@ def attribute_table(
         if ok[row] and not _follows(cells, row, values, rules, tags[row]):
             ok[row] = False
     return cells, values[: used + PADDING], ok
-
-
-@dataclass
-class AttributeTable:
-    """The attributes of some elements of a document (attribute_table), with the document's bytes to read a
-    text value from."""
-
-    index: list[int]
-    """The element index (in the document) of each row."""
-    cells: np.ndarray
-    """(rows, len(ATTRIBUTES), 5): START...STATUS of each attribute."""
-    values: np.ndarray
-    ok: np.ndarray
-    data: bytes
-
-    def text(self, row: int, slot: int) -> str | None:
-        """The text of one attribute as the handlers read it (None when not written)."""
-        start, end = self.cells[row, slot, START], self.cells[row, slot, END]
-        return None if start < 0 else self.data[start:end].decode("utf-8", "replace")
-
-
-def read_attributes(data: bytes, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, at: np.ndarray,
-                    tags: np.ndarray, rules: np.ndarray) -> AttributeTable:  # fmt: skip
-    """The attribute table of the elements ``at`` of a document (``buf``: its bytes as uint8, ``starts``/``ends``:
-    every element's '<' and '>' offsets), checked against ``rules`` by their ``tags`` (attribute_table)."""
-    cells, values, ok = attribute_table(buf, starts, ends, at, tags, rules)
-    return AttributeTable(index=at.tolist(), cells=cells, values=values, ok=ok, data=data)

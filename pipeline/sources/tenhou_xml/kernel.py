@@ -48,13 +48,13 @@ _MAX_DIGITS = 9
 _QUOTE, _SLASH, _LT, _GT = ord('"'), ord("/"), ord("<"), ord(">")
 
 
-@njit
+@njit(_nrt=False)
 def _at(buf: np.ndarray, i: int) -> int:
     """The byte at ``i``, or 0 past the end."""
     return buf[i] if i < len(buf) else 0
 
 
-@njit
+@njit(_nrt=False)
 def _spaces(buf: np.ndarray, i: int, end: int) -> int:
     """The position after the whitespace starting at ``i`` (not past ``end``)."""
     while i < end and _SPACE[buf[i]]:
@@ -62,7 +62,7 @@ def _spaces(buf: np.ndarray, i: int, end: int) -> int:
     return i
 
 
-@njit
+@njit(_nrt=False)
 def _literal(buf: np.ndarray, i: int, end: int, text: np.ndarray) -> int:
     """The position after ``text`` when it is written at ``i``, else -1."""
     if i + len(text) > end:
@@ -73,7 +73,7 @@ def _literal(buf: np.ndarray, i: int, end: int, text: np.ndarray) -> int:
     return i + len(text)
 
 
-@njit
+@njit(_nrt=False)
 def _number(buf: np.ndarray, i: int, end: int) -> tuple[int, int]:
     """(value, position after) of the 1-9 digits at ``i`` closed by a quote; (-1, -1) when there are none."""
     value, k = 0, i
@@ -85,7 +85,7 @@ def _number(buf: np.ndarray, i: int, end: int) -> tuple[int, int]:
     return value, k + 1
 
 
-@njit
+@njit(_nrt=False)
 def _attribute(buf: np.ndarray, i: int, end: int, name: np.ndarray) -> tuple[int, int]:
     """(value, position after) of ``name="digits"`` at ``i``; (-1, -1) when it is not written there."""
     i = _literal(buf, i, end, name)
@@ -94,7 +94,7 @@ def _attribute(buf: np.ndarray, i: int, end: int, name: np.ndarray) -> tuple[int
     return _number(buf, i, end)
 
 
-@njit
+@njit(_nrt=False)
 def _closes(buf: np.ndarray, i: int, end: int) -> bool:
     """Whether only whitespace and an optional '/' are left before ``end``."""
     i = _spaces(buf, i, end)
@@ -103,7 +103,7 @@ def _closes(buf: np.ndarray, i: int, end: int) -> bool:
     return i == end
 
 
-@njit
+@njit(_nrt=False)
 def _hot_n(buf: np.ndarray, i: int, end: int) -> tuple[int, int]:
     """(who, m) of ``who="1" m="2"/`` from ``i``; (-1, -1) when not so written."""
     who, i = _attribute(buf, _spaces(buf, i, end), end, _WHO)
@@ -115,7 +115,7 @@ def _hot_n(buf: np.ndarray, i: int, end: int) -> tuple[int, int]:
     return who, m
 
 
-@njit
+@njit(_nrt=False)
 def _skip_ten(buf: np.ndarray, i: int, end: int) -> int:
     """The position after ``ten="digits and commas"`` and its whitespace at ``i``; ``i`` when absent, -1 when
     it is not well formed."""
@@ -129,7 +129,7 @@ def _skip_ten(buf: np.ndarray, i: int, end: int) -> int:
     return _spaces(buf, k + 1, end)
 
 
-@njit
+@njit(_nrt=False)
 def _hot_reach(buf: np.ndarray, i: int, end: int) -> tuple[int, int]:
     """(who, step) of ``who="1" [ten="..."] step="2"/`` from ``i``; (-1, -1) when not so written."""
     who, i = _attribute(buf, _spaces(buf, i, end), end, _WHO)
@@ -144,7 +144,7 @@ def _hot_reach(buf: np.ndarray, i: int, end: int) -> tuple[int, int]:
     return who, step
 
 
-@njit
+@njit(_nrt=False)
 def _hot_dora(buf: np.ndarray, i: int, end: int) -> int:
     """hai of ``hai="5"/`` from ``i``; -1 when not so written."""
     hai, i = _attribute(buf, _spaces(buf, i, end), end, _HAI)
@@ -153,7 +153,7 @@ def _hot_dora(buf: np.ndarray, i: int, end: int) -> int:
     return hai
 
 
-@njit
+@njit(_nrt=False)
 def _name_kind(buf: np.ndarray, start: int, end: int) -> tuple[int, int]:
     """(kind, end of the name) of a named element: NAMED + its tag's position in NAMES, or OTHER (a tag not
     listed, none, or one followed by a non-ASCII byte, whose name Python decides)."""
@@ -176,7 +176,7 @@ def _name_kind(buf: np.ndarray, start: int, end: int) -> tuple[int, int]:
     return OTHER, i
 
 
-@njit
+@njit(_nrt=False)
 def _tile(buf: np.ndarray, start: int) -> tuple[int, int]:
     """(kind, tile) of a draw or discard at ``start`` (kind BAD_TILE when not closed after 1-3 digits); kind -1
     when the element is not one."""
@@ -193,7 +193,7 @@ def _tile(buf: np.ndarray, start: int) -> tuple[int, int]:
     return kind, value
 
 
-@njit
+@njit(_nrt=False)
 def _classify(buf: np.ndarray, start: int, end: int) -> tuple[int, int, int]:
     """(kind, a, b) of the element from ``start`` ('<') to ``end`` ('>')."""
     kind, value = _tile(buf, start)
@@ -266,13 +266,73 @@ def tokenize(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return starts[:n], ends[:n], kinds, a, b, markup, is_cut
 
 
+ROUND_TAGS = ("INIT", "AGARI", "RYUUKYOKU")
+"""The tags whose rows the bulk reading builds from the attribute table (bulk.py), as ``tags`` codes 0, 1, 2."""
+_TAG_OF_KIND = np.full(NAMED + len(NAMES), -1, dtype=np.int64)
+_TAG_OF_KIND[[NAMED + NAMES.index(name) for name in ROUND_TAGS]] = np.arange(len(ROUND_TAGS))
+_ONE_BY_ONE = np.zeros(NAMED + len(NAMES), dtype=np.bool_)
+_ONE_BY_ONE[[OTHER, *(NAMED + NAMES.index(name) for name in ("N", "REACH", "DORA"))]] = True
+"""Kinds the bulk reading leaves to the element-by-element one: unknown tags, calls, riichi and dora indicators
+not written as the server writes them."""
+
+
+@njit
+def scan_document(
+    buf: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool, int, np.ndarray, np.ndarray, int,
+           np.ndarray, np.ndarray, bool, int]:  # fmt: skip
+    """tokenize's (starts, ends, kinds, a, b, markup error, is_cut) and what the reading of the elements needs
+    of them: (..., the first BAD_TILE element (-1: none), the elements read in Python other than INIT, AGARI and
+    RYUUKYOKU as rows (index, kind, '<' offset, '>' offset, INITs before it), the index of every element read in
+    Python, the last element read in Python or hot (-1: none), the INIT, AGARI and RYUUKYOKU elements' indexes
+    and tags (0, 1, 2 by ROUND_TAGS), whether an element is to be read element by element (_ONE_BY_ONE), the
+    number of INITs)."""
+    starts, ends, kinds, a, b, markup, is_cut = tokenize(buf)
+    n = len(kinds)
+    bad, last, n_named, n_others, n_at, n_inits, one_by_one = -1, -1, 0, 0, 0, 0, False
+    for e in range(n):
+        k = kinds[e]
+        if k == BAD_TILE and bad < 0:
+            bad = e
+        if k >= N_HOT:
+            last = e
+        if k >= OTHER:
+            n_named += 1
+            if _TAG_OF_KIND[k] >= 0:
+                n_at += 1
+            else:
+                n_others += 1
+    named_at = np.empty(n_named, dtype=np.int64)
+    others = np.empty((5, n_others), dtype=np.int64)
+    at = np.empty(n_at, dtype=np.int64)
+    tags = np.empty(n_at, dtype=np.int64)
+    i, j, o = 0, 0, 0
+    for e in range(n):
+        k = kinds[e]
+        if k < OTHER:
+            continue
+        if _ONE_BY_ONE[k]:
+            one_by_one = True
+        named_at[i] = e
+        i += 1
+        tag = _TAG_OF_KIND[k]
+        if tag >= 0:
+            at[j], tags[j] = e, tag
+            j += 1
+            n_inits += tag == 0
+        else:
+            others[0, o], others[1, o], others[2, o], others[3, o], others[4, o] = e, k, starts[e], ends[e], n_inits
+            o += 1
+    return starts, ends, kinds, a, b, markup, is_cut, bad, others, named_at, last, at, tags, one_by_one, n_inits
+
+
 CHI, PON, DAIMINKAN, KAKAN, ANKAN, KITA = 2, 3, 4, 5, 6, 7
 """Slots of the ``codes`` table hot_events takes: draw, discard, then the calls in this order, riichi,
 riichi_accepted, dora (the action codes the events table uses, passed in)."""
 RIICHI, ACCEPTED, DORA_SLOT = 8, 9, 10
 
 
-@njit
+@njit(_nrt=False)
 def decode_meld_code(m: int, tiles: np.ndarray) -> tuple[int, int, int, int]:
     """Decode a Tenhou call code as melds.decode_meld does: (slot, called tile, relative seat, number of tiles),
     the meld's tiles written into ``tiles`` (4 slots); slot -1 for a code decode_meld refuses."""
@@ -314,7 +374,7 @@ def decode_meld_code(m: int, tiles: np.ndarray) -> tuple[int, int, int, int]:
     return slot, tile, rel, n
 
 
-@njit
+@njit(_nrt=False)
 def _hot_ok(kind: int, a: int, b: int, players: int) -> bool:
     """Whether a riichi or dora element (in a round) passes its handler's checks."""
     if kind == REACH_HOT:

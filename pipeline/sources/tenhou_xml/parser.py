@@ -1,11 +1,11 @@
 """Tenhou XML (mjlog) parser: one file's bytes in, one ParsedGame out, built column-wise.
 
 The document is tokenised by a compiled kernel (kernel.py); draws, discards, calls, riichi and dora
-indicators are read in bulk (elements.py, hot.py), and so are the rounds and results of a document written as
-the server writes them (attributes.py, bulk.py); the few other elements (GO, UN, BYE, SHUFFLE) are dispatched
-on their tag. A document the bulk reading refuses is read element by element, every element dispatched on its
-tag, which raises the error of the first element that fails. Rows go straight into the game's per-table
-column lists.
+indicators are read in bulk (elements.py, hot.py), and so are the rounds, results and events of a document
+written as the server writes them, by one more compiled call (attributes.py, bulk.py, event_columns.py); the few
+other elements (GO, UN, BYE, SHUFFLE) are dispatched on their tag. A document the bulk reading refuses is read
+element by element, every element dispatched on its tag, which raises the error of the first element that fails.
+Rows go straight into the game's per-table column lists.
 A round whose result never came (a truncated file) is rolled back; the game is then marked
 incomplete.
 """
@@ -19,29 +19,17 @@ from datetime import datetime
 from pathlib import PurePath
 from urllib.parse import unquote
 
-import numpy as np
-
 from pipeline.errors import NotALogError, ParseError
 from pipeline.identity import content_fingerprint
 from pipeline.limits import DEFAULT_LIMITS, GZIP_MAGIC, TooLargeError, gunzip
 from pipeline.sources.base import ParsedGame
-from pipeline.sources.tenhou_xml.bulk import AGARI, INIT, RYUUKYOKU, Refused, read_rounds
+from pipeline.sources.tenhou_xml.bulk import INIT, Refused, read_rounds
 from pipeline.sources.tenhou_xml.elements import Elements, scan_elements
 from pipeline.sources.tenhou_xml.hot import bulk_rows, players_of_go
-from pipeline.sources.tenhou_xml.kernel import NAMED, NAMES, OTHER
 from pipeline.sources.tenhou_xml.results import ResultReader
 from pipeline.sources.tenhou_xml.state import GameState, tiles_attr
 
 SOURCE = "tenhou_xml"
-
-_TAG_OF_KIND = np.full(NAMED + len(NAMES), -1, dtype=np.int64)
-_TAG_OF_KIND[[NAMED + NAMES.index(name) for name in ("INIT", "AGARI", "RYUUKYOKU")]] = (INIT, AGARI, RYUUKYOKU)
-"""The bulk reading's tag code of each kernel kind (-1: not read in bulk)."""
-_ONE_BY_ONE = np.zeros(NAMED + len(NAMES), dtype=bool)
-_ONE_BY_ONE[[OTHER, *(NAMED + NAMES.index(name) for name in ("N", "REACH", "DORA"))]] = True
-"""Kinds the bulk reading leaves to the element-by-element one: unknown tags, calls, riichi and dora indicators
-not written as the server writes them."""
-_BULK_NAMES = frozenset({"INIT", "AGARI", "RYUUKYOKU"})
 
 _ATTR = re.compile(r"([\w.-]+)\s*=\s*\"([^\"]*)\"")
 _N_AS_WRITTEN = re.compile(r'\s*who="(\d+)"\s+m="(\d+)"\s*/?$')
@@ -72,7 +60,10 @@ def decode_bytes(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMITS.
 def log_id_from_path(source_file: str) -> str | None:
     """Return the Tenhou log id carried by a file name (percent-decoded), e.g.
     '2020052700gm-00a9-0000-75a4695c', or None."""
-    match = _LOG_ID.search(unquote(PurePath(source_file).name))
+    name = source_file[source_file.rfind("/") + 1 :]  # what PurePath(...).name gives, a tenth of its cost
+    if name in ("", ".", ".."):
+        name = PurePath(source_file).name
+    match = _LOG_ID.search(unquote(name))
     return match.group(0) if match else None
 
 
@@ -146,13 +137,12 @@ class _DocumentReader:
         """Read every element of the document and return the game."""
         self.named_ids = [i for i in (self.log_id, *log_ids_in_header(document)) if i]
         elements = scan_elements(document)
-        go = [(index, players_of_go(attr_text)) for index, name, attr_text in elements.named if name == "GO"]
+        go = [(index, players_of_go(attr_text)) for index, name, attr_text in elements.others if name == "GO"]
+        try:
+            return self._read_at_once(document, elements, go)
+        except (Refused, ParseError, ValueError, IndexError, KeyError, TypeError):
+            self._start_over()  # read element by element: the first element that fails names the error
         self.bulk, refused = bulk_rows(elements, go)
-        if not refused:
-            try:
-                return self._read_at_once(document, elements, go)
-            except (Refused, ParseError, ValueError, IndexError, KeyError, TypeError):
-                self._start_over()  # read element by element: the first element that fails names the error
         if elements.is_cut:
             self.state.quirks.add("cut_mid_element")
         for index, name, attr_text in sorted(elements.named + refused) if refused else elements.named:
@@ -170,32 +160,29 @@ class _DocumentReader:
     def _read_at_once(self, document: bytes, elements: Elements, go: list[tuple[int, int]]) -> ParsedGame:
         """Read the document with its rounds and results in bulk (bulk.py), the other named elements by their
         handlers; raises Refused (or the error of a handler) for a document to be read element by element."""
-        kinds, state = elements.kinds, self.state
-        tags = _TAG_OF_KIND[kinds]
-        at = np.flatnonzero(tags >= 0)
-        if len(go) != 1 or not len(at) or go[0][0] > at[0] or _ONE_BY_ONE[kinds].any():
+        state, at, tags, others = self.state, elements.at, elements.tags, elements.others
+        if len(go) != 1 or not len(at) or go[0][0] > at[0] or elements.one_by_one:
             raise Refused  # the state an element meets would not be the same for all
         if elements.is_cut:
             state.quirks.add("cut_mid_element")
-        tags = tags[at]
         if tags[0] != INIT:
             raise Refused  # a result before the first round
-        inits = at[tags == INIT]
-        others = [element for element in elements.named if element[1] not in _BULK_NAMES]
-        first = sum(index < inits[0] for index, _, _ in others)
-        for index, name, attr_text in others[:first]:  # GO, and the players, before the first round
+        first = elements.inits_before.count(0)  # the elements before the first INIT (GO, the players...)
+        for index, name, attr_text in others[:first]:
             self.current_tag = name
             self._named_tag(name, attr_text, index)
         rules = state.rules
         assert rules is not None  # the GO came first
-        read = read_rounds(document, elements, tags, at, rules.n_players, rules.has_red_fives)
-        self.first_init = read.first_init
-        self._set_identity(read.first_round, self.first_init)
-        rounds_before = np.searchsorted(inits, [index for index, _, _ in others[first:]]).tolist()
-        for (index, name, attr_text), n_inits in zip(others[first:], rounds_before, strict=True):
+        # the elements after the first INIT (disconnections, reconnections: event rows) before the rounds, whose
+        # reading builds the events with their rows
+        for (index, name, attr_text), n_inits in zip(others[first:], elements.inits_before[first:], strict=True):
             state.round_idx = n_inits - 1  # a disconnection or reconnection is an event of its round
             self.current_tag = name
             self._named_tag(name, attr_text, index)
+        read = read_rounds(document, elements, tags, at, go[0], rules.n_players, rules.has_red_fives, state.events)
+        self.bulk, state.bulk_events = read.bulk, read.events
+        self.first_init = read.first_init
+        self._set_identity(read.first_round, self.first_init)
         for owari in read.owari:
             self.results.owari({"owari": owari})
         state.tables["rounds"].update(read.rounds)
@@ -203,7 +190,7 @@ class _DocumentReader:
         state.tables["draws"].update(read.draws)
         state.dealt, state.n_rounds, state.read_in_bulk = read.dealt, read.n_rounds, True
         state.quirks |= read.quirks
-        state.round_idx, state.in_round = len(inits) - 1, False
+        state.round_idx, state.in_round = elements.n_inits - 1, False
         self.current_tag = elements.last_tag
         return self._finish()
 
@@ -216,6 +203,8 @@ class _DocumentReader:
         if name == "REACH" and (found := _REACH_AS_WRITTEN.match(attr_text)):
             state.riichi(int(found[1]), int(found[2]), index)
             return
+        if name == "TAIKYOKU" or name == "mjloggm":
+            return  # nothing read of them
         attrs = dict(_ATTR.findall(attr_text))
         if name == "INIT":
             state.start_round(attrs, index)
@@ -245,8 +234,6 @@ class _DocumentReader:
                 state.quirks.add("empty_shuffle_seed")
             elif not self.shuffle_seed.startswith("mt19937ar"):
                 state.quirks.add("plain_shuffle_seed")
-        elif name in ("TAIKYOKU", "mjloggm"):
-            pass
         else:
             raise ParseError(f"unknown tag <{name}>", tag=name)
 

@@ -23,6 +23,7 @@ from pipeline.sources.base import final_ranks, set_game_id
 from pipeline.sources.tenhou_xml.codes import RuleFlags, decode_rule, room_of
 from pipeline.sources.tenhou_xml.event_columns import (
     ACTION_CODE,
+    bulk_event_columns,
     check_tiles_enter_once,
     event_columns,
     events_per_round,
@@ -141,12 +142,16 @@ def ints_attr(text: str) -> list[int]:
     return list(map(int, text.split(","))) if text else []
 
 
+_BUFFER_NAMES = tuple((table, tuple(new_buffers(table))) for table in TABLES)
+"""Every table's column names, as new_buffers gives them (read once)."""
+
+
 class GameState:
     """State of one game being read; owns the game's table buffers."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        self.tables = {t: new_buffers(t) for t in TABLES}
+        self.tables = {table: {name: [] for name in names} for table, names in _BUFFER_NAMES}
         self.rules: RuleFlags | None = None
         self.lobby: int | None = None
         self.players_set = False
@@ -159,6 +164,9 @@ class GameState:
         """Closed rounds as tuples (ROUND_FIELDS order), turned into columns once the document is read."""
         self.win_rows: list[tuple] = []
         """AGARI rows as tuples (WIN_FIELDS order), turned into columns once the document is read."""
+        self.bulk_events: tuple[dict, list[int]] | None = None
+        """The events columns and events per round built with the rounds in bulk (bulk.read_rounds), the
+        handlers' rows included, if so."""
         self.read_in_bulk = False
         """Whether the rounds, wins and draws columns were written at once (bulk.py), not kept as rows."""
         self.dealt = np.zeros(0, dtype=np.int64)
@@ -309,7 +317,7 @@ class GameState:
 
     # --- the end -------------------------------------------------------------------------------
     def fill_game_rows(
-        self, bulk: BulkRows, source: str, fingerprint: str, source_file: str, when: datetime | None
+        self, bulk: BulkRows | None, source: str, fingerprint: str, source_file: str, when: datetime | None
     ) -> None:
         """Write the events, games and players rows once the whole document is read (``bulk``: the rows of the
         draws, discards, calls, riichi and dora elements read in bulk)."""
@@ -364,32 +372,46 @@ class GameState:
         buffers = self.tables["rounds"]
         buffers["hands_start"], self.dealt = read_hands(buffers["hands_start"], buffers["round_idx"])
 
-    def _fill_events(self, bulk: BulkRows) -> None:
+    def _fill_events(self, bulk: BulkRows | None) -> None:
         red = self.rules is not None and self.rules.has_red_fives
-        columns = event_columns(bulk, self.events, self.n_rounds, red)
         rounds = self.tables["rounds"]
-        check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
+        # the events in one compiled pass (with the rounds when they were read in bulk, which then keep no bulk
+        # rows), else in numpy (a call read by its handler, or an error to raise)
+        built = self.bulk_events
+        if built is None and bulk is not None:
+            built = bulk_event_columns(bulk, self.events, self.n_rounds, red, self.dealt, rounds["dora_indicator"])
+        if built is None:
+            columns = event_columns(bulk, self.events, self.n_rounds, red)
+            check_tiles_enter_once(columns, self.dealt, rounds["dora_indicator"])
+            per_round = events_per_round(columns["round_idx"], self.n_rounds)
+        else:
+            columns, per_round = built
         columns["game_id"] = Repeated(self.game_id, len(columns["round_idx"]))
         self.tables["events"] = columns
-        self.tables["rounds"]["n_events"] = events_per_round(columns["round_idx"], self.n_rounds)
+        rounds["n_events"] = per_round
 
     def _fill_players(self, n_players: int) -> None:
-        buf = self.tables["players"]
-        info = self.player_info or [(None, None, None, None)] * 4
-        ranks = final_ranks([score for score, _ in self.final]) if self.final else None
-        for seat in range(n_players):
-            name, dan, rate, sex = info[seat]
-            buf["game_id"].append(self.game_id)
-            buf["seat"].append(seat)
-            buf["name"].append(name)
-            buf["dan"].append(dan)
-            buf["rate"].append(rate)
-            buf["sex"].append(sex)
-            buf["final_score"].append(self.final[seat][0] if self.final else None)
-            buf["final_points"].append(self.final[seat][1] if self.final else None)
-            buf["final_rank"].append(ranks[seat] if ranks else None)
-            buf["n_disconnects"].append(self.n_disconnects[seat])
-            buf["n_reconnects"].append(self.n_reconnects[seat])
+        """The players rows of the seats (one per seat, a column at a time)."""
+        info = (self.player_info or [(None, None, None, None)] * 4)[:n_players]
+        names, dans, rates, sexes = (list(column) for column in zip(*info, strict=True))
+        final = self.final[:n_players] if self.final else None
+        if final is not None and len(final) < n_players:
+            raise IndexError("list index out of range")  # owari read under other rules (a later GO): as before
+        ranks = final_ranks([score for score, _ in self.final])[:n_players] if self.final else None
+        nothing = [None] * n_players
+        self.tables["players"].update(
+            game_id=[self.game_id] * n_players,
+            seat=list(range(n_players)),
+            name=names,
+            dan=dans,
+            rate=rates,
+            sex=sexes,
+            final_score=[score for score, _ in final] if final else nothing,
+            final_points=[points for _, points in final] if final else list(nothing),
+            final_rank=ranks if ranks else list(nothing),
+            n_disconnects=self.n_disconnects[:n_players],
+            n_reconnects=self.n_reconnects[:n_players],
+        )
 
 
 def _columns(rows: list[tuple], width: int) -> list[tuple]:
