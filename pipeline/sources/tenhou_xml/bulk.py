@@ -451,7 +451,7 @@ def read_document(
     go_at, seats = _GO.copy(), _GO.copy()
     go_at[0], seats[0] = go_index, players
     index, round_idx, seat, action, tile, from_seat, meld, meld_size, refused = hot_events(
-        kinds, a, b, go_at, seats, _HOT_CODES
+        kinds, a, b, go_at, seats, _HOT_CODES.copy()  # a global is read-only here: its copy, the type Python passes
     )
     status = HOT_REFUSED if len(refused) else OK
     n_rounds, quirks, hands = 0, 0, np.zeros((0, 4, 13), dtype=np.int64)
@@ -480,8 +480,9 @@ def read_document(
         for r in range(n_rounds):
             indicators[r] = rounds[r, R_DORA]
         small, w16, w32, values, offsets, valid, per_round, done = event_table(
-            round_idx, seat, action, tile, from_seat, meld, meld_size, index, extra, n_rounds, red, _FLAG_TABLES,
-            _ENTERING, dealt, indicators,
+            # the globals' writable copies: one compiled event_table (and _flags) for this caller and Python's
+            round_idx, seat, action, tile, from_seat, meld, meld_size, index, extra, n_rounds, red,
+            _FLAG_TABLES.copy(), _ENTERING.copy(), dealt, indicators,
         )  # fmt: skip
         if not done:
             n = len(index)
