@@ -13,6 +13,7 @@ incomplete.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import zlib
 from datetime import datetime
@@ -60,7 +61,7 @@ def decode_bytes(data: bytes, source_file: str, max_bytes: int = DEFAULT_LIMITS.
 def log_id_from_path(source_file: str) -> str | None:
     """Return the Tenhou log id carried by a file name (percent-decoded), e.g.
     '2020052700gm-00a9-0000-75a4695c', or None."""
-    name = source_file[source_file.rfind("/") + 1 :]  # what PurePath(...).name gives, a tenth of its cost
+    name = os.path.basename(source_file)  # what PurePath(...).name gives (either separator on Windows), cheaper
     if name in ("", ".", ".."):
         name = PurePath(source_file).name
     match = _LOG_ID.search(unquote(name))
