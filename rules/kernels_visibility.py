@@ -1,8 +1,8 @@
 """The numba kernels of rules.visibility and rules.analysis: the running public counts of every event, and the live
 winning tiles of tenpai hands.
 
-* ``visibility_kernel``: one pass over the events adds each tile an event shows to its row, one more runs the
-  counts down each round from the round's start.
+* ``visibility_kernel``: one pass over the events carries each round's running counts along from the round's start
+  and writes them out row by row (the rare tiles of no kind 0-33 added after, run down the same way).
 * ``closed_all_kernel``: the tiles in all closed hands at given moments (``states_at``: a binary search per seat
   among the hand states finds each seat's hand).
 * ``live_waits_kernel``: per hand, the live winning tiles from the player's view and the table's, and whether it
@@ -55,31 +55,58 @@ def visibility_kernel(
     code."""
     n = round_id.shape[0]
     n_codes = shown_alone.shape[0]
-    public = np.zeros((n, N_KINDS), dtype=np.int8)
+    public = np.empty((n, N_KINDS), dtype=np.int8)
+    shown = np.zeros(N_KINDS, dtype=np.int8)  # the round's running counts, through the current event
+    odd = False  # a tile of no kind 0-33 was shown: its cells are counted in place (_add_odd_public), afterwards
     for e in range(n):
+        if e == 0 or round_id[e] != round_id[e - 1]:  # a round's first row: its start counts
+            shown[:] = public_start[round_id[e]]
         code = action[e]
         known = 0 <= code < n_codes  # an action the rules do not know shows nothing
         if known and shown_alone[code]:
             if 0 <= tile[e] < 4 * N_KINDS:
-                public[e, tile[e] >> 2] += 1
-            else:  # rare: a kernel call passes (and counts references to) the array
-                _add_odd_public(public, e, tile[e])
+                shown[tile[e] >> 2] += 1
+            else:
+                odd = True
         if known and is_call[code]:
             for m in range(meld_offsets[e], meld_offsets[e + 1]):
                 # the called tile is already visible as a discard (an ankan's are all from the hand)
                 if code == ankan or meld_values[m] != tile[e]:
                     if 0 <= meld_values[m] < 4 * N_KINDS:
-                        public[e, meld_values[m] >> 2] += 1
+                        shown[meld_values[m] >> 2] += 1  # int8 wraps
                     else:
-                        _add_odd_public(public, e, meld_values[m])
-    for e in range(n):
-        if e == 0 or round_id[e] != round_id[e - 1]:  # a round's first row: its start counts join
-            for k in range(N_KINDS):
-                public[e, k] += public_start[round_id[e], k]
-        else:
-            for k in range(N_KINDS):
-                public[e, k] += public[e - 1, k]  # int8 wraps
+                        odd = True
+        public[e, :] = shown
+    if odd:  # rare (malformed logs): the cells an odd tile reaches, run down their rounds as the others are
+        _add_odd_tiles(round_id, action, tile, meld_offsets, meld_values, shown_alone, is_call, ankan, public)
     return public
+
+
+@njit
+def _add_odd_tiles(
+    round_id: np.ndarray, action: np.ndarray, tile: np.ndarray, meld_offsets: np.ndarray, meld_values: np.ndarray,
+    shown_alone: np.ndarray, is_call: np.ndarray, ankan: int, public: np.ndarray,
+) -> None:  # fmt: skip
+    """Add to the running counts ``public`` the tiles of no kind 0-33 that events show (_add_odd_public's cells),
+    each run down its cell's round from the row it lands on (as visibility_kernel runs every row's own tiles)."""
+    n = round_id.shape[0]
+    n_codes = shown_alone.shape[0]
+    extra = np.zeros((n, N_KINDS), dtype=np.int8)
+    for e in range(n):
+        code = action[e]
+        known = 0 <= code < n_codes
+        if known and shown_alone[code] and not 0 <= tile[e] < 4 * N_KINDS:
+            _add_odd_public(extra, e, tile[e])
+        if known and is_call[code]:
+            for m in range(meld_offsets[e], meld_offsets[e + 1]):
+                if (code == ankan or meld_values[m] != tile[e]) and not 0 <= meld_values[m] < 4 * N_KINDS:
+                    _add_odd_public(extra, e, meld_values[m])
+    for e in range(n):
+        if e > 0 and round_id[e] == round_id[e - 1]:
+            for k in range(N_KINDS):
+                extra[e, k] += extra[e - 1, k]  # int8 wraps
+        for k in range(N_KINDS):
+            public[e, k] += extra[e, k]
 
 
 @njit
