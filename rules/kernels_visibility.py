@@ -8,7 +8,7 @@ winning tiles of tenpai hands.
 * ``live_waits_kernel``: per hand, the live winning tiles from the player's view and the table's, and whether it
   is pure karaten (``_live_hand``, the rule itself).
 * ``live_counts_kernel``: the same for hand states, finding each state's public counts and all closed hands at
-  its moment on the way, without (N, 34) temporaries.
+  its moment on the way (each round's seats walked forward, ``_states_at_walk``), without (N, 34) temporaries.
 
 Malformed inputs keep the meaning they always had: a tile of unknown kind (136-id -1 to -4) counts in the cell
 ``row x 34 + kind`` of the flat (n_events, 34) matrix reaches, counts wrap as int8.
@@ -149,14 +149,55 @@ def states_at(state_round: np.ndarray, state_seat: np.ndarray, state_row: np.nda
 
 
 @njit
+def _states_at_walk(state_round: np.ndarray, state_seat: np.ndarray, state_row: np.ndarray,
+                    rows: np.ndarray) -> np.ndarray:  # fmt: skip
+    """states_at for the moments of hand states ``rows`` (ascending), by walking each round's seats forward instead
+    of searching: a query's seat answers with the last of its states at or before the query's event row. None
+    (an empty array) unless every state has a round >= 0 and a seat 0-3, and the states come strictly in
+    (round, seat, event row) order: states_at then answers (it keeps the meaning of malformed states)."""
+    n = state_round.shape[0]
+    if n == 0:
+        return np.empty((0, 4), dtype=np.int64)
+    group_start = np.zeros((state_round[n - 1] + 1) * 4 + 1, dtype=np.int64)
+    previous = -1
+    for i in range(n):
+        group = state_round[i] * 4 + state_seat[i]
+        in_order = group > previous or (group == previous and state_row[i] > state_row[i - 1])
+        if not (0 <= state_seat[i] < 4 and 0 <= group < group_start.shape[0] - 1 and in_order):
+            return np.empty((0, 4), dtype=np.int64)
+        group_start[group + 1] += 1
+        previous = group
+    for g in range(group_start.shape[0] - 1):
+        group_start[g + 1] += group_start[g]
+    out = np.full((rows.shape[0], 4), -1, dtype=np.int64)
+    taken = np.zeros(4, dtype=np.int64)  # per seat: its states at or before the current query's row
+    current, last_row = -1, -1
+    for q in range(rows.shape[0]):
+        state = rows[q]
+        r, row = state_round[state], state_row[state]
+        group = r * 4 + state_seat[state]
+        if group != current or row < last_row:  # another seat's queries (or rows going back): walk from the start
+            current = group
+            taken[:] = 0
+        last_row = row
+        for seat in range(4):
+            low, high = group_start[r * 4 + seat], group_start[r * 4 + seat + 1]
+            while low + taken[seat] < high and state_row[low + taken[seat]] <= row:
+                taken[seat] += 1
+            if taken[seat]:
+                out[q, seat] = low + taken[seat] - 1
+    return out
+
+
+@njit
 def _sum_hands(found: np.ndarray, counts: np.ndarray, out: np.ndarray, kinds: int) -> None:
     """out (34,) int8 = the sum of the hands ``counts[found[seat]]`` of the seats found (-1: none), at the kinds of
     the 34-bit mask ``kinds`` (0 elsewhere)."""
     out[:] = 0
-    for seat in range(found.shape[0]):
-        if found[seat] >= 0:
-            for k in range(N_KINDS):
-                if (kinds >> k) & 1:
+    for k in range(N_KINDS):
+        if (kinds >> k) & 1:  # few kinds asked (a hand's waits): each is summed over the seats found
+            for seat in range(found.shape[0]):
+                if found[seat] >= 0:
                     out[k] += counts[found[seat], k]  # int8 wraps
 
 
@@ -209,7 +250,9 @@ def live_counts_kernel(
     waits ``masks`` of every state; the running ``public`` counts per event and ``public_start`` per round, as
     visibility_kernel makes them): all closed hands at each state's moment, its public counts (after its event,
     or the round's start for a deal) and its live waits."""
-    found = states_at(state_round, state_seat, state_row, state_round[rows], state_row[rows])
+    found = _states_at_walk(state_round, state_seat, state_row, rows)
+    if found.shape[0] != rows.shape[0]:  # states not in plain order (malformed): searched
+        found = states_at(state_round, state_seat, state_row, state_round[rows], state_row[rows])
     closed_all = np.zeros(N_KINDS, dtype=np.int8)
     for i in range(rows.shape[0]):
         state = rows[i]
