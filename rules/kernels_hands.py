@@ -177,10 +177,13 @@ def _running_states(
     hand_suits = np.zeros(4, dtype=np.int64)
     closed, calls = np.int64(0), np.int8(0)
     for i in range(n):
-        if first[i]:
-            hand[:] = 0
-            hand_red[:] = 0
-            hand_suits[:] = 0
+        if first[i]:  # element by element: a slice is a view, whose reference counting costs more than the copy
+            for k in range(N_KINDS):
+                hand[k] = 0
+            for k in range(N_COLUMNS - N_KINDS):
+                hand_red[k] = 0
+            for k in range(4):
+                hand_suits[k] = 0
             closed, calls = 0, 0
         r = rid[i]
         if row[i] < 0:  # a deal: the seat's dealt tiles
@@ -196,9 +199,12 @@ def _running_states(
             for d in range(delta_start[e], delta_start[e + 1]):
                 closed += _move(delta_tile[d], delta[d], hand, hand_red, hand_suits, has_red[r], suit_weight,
                                 red_column)  # fmt: skip
-        counts[i, :] = hand
-        red[i, :] = hand_red
-        suit_index[i, :] = hand_suits
+        for k in range(N_KINDS):
+            counts[i, k] = hand[k]
+        for k in range(N_COLUMNS - N_KINDS):
+            red[i, k] = hand_red[k]
+        for k in range(4):
+            suit_index[i, k] = hand_suits[k]
         n_closed[i], n_calls[i] = closed, calls
     return rid, seat, row, event_idx, counts, red, n_calls, after, suit_index, n_closed
 

@@ -60,7 +60,8 @@ def visibility_kernel(
     odd = False  # a tile of no kind 0-33 was shown: its cells are counted in place (_add_odd_public), afterwards
     for e in range(n):
         if e == 0 or round_id[e] != round_id[e - 1]:  # a round's first row: its start counts
-            shown[:] = public_start[round_id[e]]
+            for k in range(N_KINDS):  # element by element: a slice's view costs more than the copy
+                shown[k] = public_start[round_id[e], k]
         code = action[e]
         known = 0 <= code < n_codes  # an action the rules do not know shows nothing
         if known and shown_alone[code]:
@@ -76,7 +77,8 @@ def visibility_kernel(
                         shown[meld_values[m] >> 2] += 1  # int8 wraps
                     else:
                         odd = True
-        public[e, :] = shown
+        for k in range(N_KINDS):
+            public[e, k] = shown[k]
     if odd:  # rare (malformed logs): the cells an odd tile reaches, run down their rounds as the others are
         _add_odd_tiles(round_id, action, tile, meld_offsets, meld_values, shown_alone, is_call, ankan, public)
     return public
