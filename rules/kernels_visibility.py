@@ -255,10 +255,23 @@ def live_counts_kernel(
     found = _states_at_walk(state_round, state_seat, state_row, rows)
     if found.shape[0] != rows.shape[0]:  # states not in plain order (malformed): searched
         found = states_at(state_round, state_seat, state_row, state_round[rows], state_row[rows])
-    closed_all = np.zeros(N_KINDS, dtype=np.int8)
+    closed_all = np.zeros(1, dtype=np.int8)  # one kind's copies in all closed hands (summed as int8: wraps)
     for i in range(rows.shape[0]):
+        # _sum_hands and _live_hand over the waits' kinds, inlined: no row views (their reference counting)
         state = rows[i]
-        _sum_hands(found[i], counts, closed_all, masks[state])  # the waits' kinds: all _live_hand reads
-        row = state_row[state]
-        shown = public[row] if row >= 0 else public_start[state_round[state]]
-        live_public[i], live_actual[i], pure[i] = _live_hand(masks[state], counts[state], shown, closed_all)
+        mask = masks[state]
+        row, r = state_row[state], state_round[state]
+        live_p, live_a, all_own = 0, 0, True
+        for k in range(N_KINDS):
+            if not (mask >> k) & 1:
+                continue
+            closed_all[0] = 0
+            for seat in range(4):
+                if found[i, seat] >= 0:
+                    closed_all[0] += counts[found[i, seat], k]
+            shown_k = np.int64(public[row, k] if row >= 0 else public_start[r, k])  # widened: no wrap below
+            own_k = np.int64(counts[state, k])
+            live_p += max(4 - shown_k - own_k, 0)
+            live_a += max(4 - shown_k - np.int64(closed_all[0]), 0)
+            all_own &= own_k == 4  # every copy of every wait in the player's own closed hand
+        live_public[i], live_actual[i], pure[i] = live_p, live_a, all_own
