@@ -8,7 +8,9 @@ player can know is left; ``live_actual`` = 4 - visible - every closed hand's cop
 really left in the wall. ``is_karaten``: tenpai with no live winning tile from the player's view.
 ``is_pure_karaten``: every copy of every wait is in the player's own closed hand (Tenhou counts
 such a hand noten at an exhaustive draw; copies in the player's own kan do not, they are visible).
-The live counts are a numba kernel's (rules.kernels_visibility).
+Shanten and waits of every state are one compiled pass (_state_kernel: the regular form's distance and the
+seven-pairs and thirteen-orphans shanten found on the way, the waits by rules.waits' own helpers); the live counts
+of the tenpai ones another (rules.kernels_visibility).
 """
 
 from __future__ import annotations
