@@ -160,10 +160,12 @@ def to_arrow_array(
         flat = pa.array(values.ravel(), type_.value_type)
         return pa.FixedSizeListArray.from_arrays(flat, values.shape[1])
     if isinstance(values, np.ndarray) and values.dtype != object:
-        null = values < 0
-        mask = null if nullable and null.any() else None
+        mask = None
+        if nullable and values.dtype != np.bool_:  # a bool array holds no -1 (looked for only where it may be)
+            null = values < 0
+            mask = null if null.any() else None
         if pa.types.is_boolean(type_):
-            return pa.array(values > 0, type_, mask=mask)
+            return pa.array(values if values.dtype == np.bool_ else values > 0, type_, mask=mask)
         return pa.array(values, type_, mask=mask)
     return pa.array(values, type=type_)
 
