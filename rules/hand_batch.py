@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.shanten import as_calls, as_counts, regular_distance, special_shanten_all, suit_indices
+from rules.shanten import as_calls, as_counts, batch_ingredients, suit_indices
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class HandBatch:
     suit_index: np.ndarray
     """(N, 4) int64: base-5 index of each suit's counts (rules.shanten.suit_indices)."""
     distance: np.ndarray
-    """(N,) int8: fewest tiles to add for the regular form (rules.shanten.regular_distance)."""
+    """(N,) int8: fewest tiles to add for the regular form (as rules.shanten.regular_distance gives)."""
     chiitoitsu: np.ndarray
     """(N,) int64: seven-pairs shanten of hands without calls, 99 for the others."""
     kokushi: np.ndarray
@@ -39,8 +39,8 @@ class HandBatch:
         counts = as_counts(counts)
         calls = as_calls(n_calls, len(counts))
         index = suit_indices(counts) if suit_index is None else np.ascontiguousarray(suit_index, dtype=np.int64)
-        chiitoitsu, kokushi = special_shanten_all(counts, calls, index)
-        return cls(counts, calls, index, regular_distance(index, calls), chiitoitsu, kokushi)
+        distance, chiitoitsu, kokushi = batch_ingredients(counts, calls, index)
+        return cls(counts, calls, index, distance, chiitoitsu, kokushi)
 
     def __len__(self) -> int:
         """Hands in the batch."""

@@ -4,9 +4,11 @@ changes it, in a few passes over the events.
 The events' tile deltas (+1 drawn; -1 discarded, added to a kan or set aside as kita; -1 for each tile a call
 takes from the hand) are listed first; the states (every dealt hand, then every event with a delta) are ordered by
 (round, seat) with a stable counting sort; each state's counts are its group's previous state's plus its own
-deltas. Malformed inputs keep the meaning they always had: a tile of unknown kind (136-id -1 to -4) counts in the
-cell ``state x 37 + kind`` of the flat (states, 37) matrix reaches (the previous state's last column: red 5s),
-counts wrap as int8, and a 136-id outside -136..135 raises IndexError.
+deltas: when every tile is of a known kind, one pass carries each group's running hand along and writes it out
+(_running_states); else the deltas are added in place first and run down after. Malformed inputs keep the
+meaning they always had: a tile of unknown kind (136-id -1 to -4) counts in the cell ``state x 37 + kind`` of the
+flat (states, 37) matrix reaches (the previous state's last column: red 5s), counts wrap as int8, and a 136-id
+outside -136..135 raises IndexError.
 
 Kernels only: rules.hands calls them with plain arrays (this module imports no rule module).
 """
@@ -137,6 +139,88 @@ def _add_tiles(
             red[row, column - N_KINDS] += delta
 
 
+@njit(_nrt=False)
+def _all_known(tiles: np.ndarray) -> bool:
+    """Whether every 136-id is of a known kind (0-135): the running pass (_running_states) then applies."""
+    for tile in tiles:  # noqa: SIM110 - a loop numba compiles (not all() of a generator)
+        if not 0 <= tile < 4 * N_KINDS:
+            return False
+    return True
+
+
+@njit
+def _running_states(
+    rid: np.ndarray, seat: np.ndarray, row: np.ndarray, first: np.ndarray, ev_action: np.ndarray,
+    ev_event_idx: np.ndarray, hands_start: np.ndarray, has_red: np.ndarray, delta_row: np.ndarray,
+    delta_tile: np.ndarray, delta: np.ndarray, is_call: np.ndarray, suit_weight: np.ndarray, red_column: np.ndarray,
+) -> tuple:  # fmt: skip
+    """hand_states_kernel's result when every tile is of a known kind: one pass over the ordered states carries each
+    (round, seat)'s running hand along (reset at a group's first state), adds the state's own tiles (the dealt
+    ones, or its event's deltas: ``delta_row`` ascending) and writes it out; the same sums as adding every
+    state's deltas first and running them down after, without reading the rows back."""
+    n = rid.shape[0]
+    n_events = ev_action.shape[0]
+    delta_start = np.zeros(n_events + 1, dtype=np.int64)  # event e's deltas: delta_start[e]:delta_start[e + 1]
+    for i in range(delta_row.shape[0]):
+        delta_start[delta_row[i] + 1] += 1
+    for e in range(n_events):
+        delta_start[e + 1] += delta_start[e]
+    counts = np.empty((n, N_KINDS), dtype=np.int8)
+    red = np.empty((n, N_COLUMNS - N_KINDS), dtype=np.int8)
+    suit_index = np.empty((n, 4), dtype=np.int64)
+    n_closed = np.empty(n, dtype=np.int64)
+    n_calls = np.empty(n, dtype=np.int8)
+    event_idx = np.full(n, -1, dtype=np.int64)
+    after = np.full(n, -1, dtype=np.int64)
+    hand = np.zeros(N_KINDS, dtype=np.int8)
+    hand_red = np.zeros(N_COLUMNS - N_KINDS, dtype=np.int8)
+    hand_suits = np.zeros(4, dtype=np.int64)
+    closed, calls = np.int64(0), np.int8(0)
+    for i in range(n):
+        if first[i]:  # element by element: a slice is a view, whose reference counting costs more than the copy
+            for k in range(N_KINDS):
+                hand[k] = 0
+            for k in range(N_COLUMNS - N_KINDS):
+                hand_red[k] = 0
+            for k in range(4):
+                hand_suits[k] = 0
+            closed, calls = 0, 0
+        r = rid[i]
+        if row[i] < 0:  # a deal: the seat's dealt tiles
+            for slot in range(hands_start.shape[2]):
+                tile = hands_start[r, seat[i], slot]
+                if tile >= 0:
+                    closed += _move(tile, 1, hand, hand_red, hand_suits, has_red[r], suit_weight, red_column)
+        else:
+            e = row[i]
+            code = ev_action[e]
+            event_idx[i], after[i] = ev_event_idx[e], code
+            calls += 0 <= code < is_call.shape[0] and is_call[code]  # a call adds a meld (int8 wraps)
+            for d in range(delta_start[e], delta_start[e + 1]):
+                closed += _move(delta_tile[d], delta[d], hand, hand_red, hand_suits, has_red[r], suit_weight,
+                                red_column)  # fmt: skip
+        for k in range(N_KINDS):
+            counts[i, k] = hand[k]
+        for k in range(N_COLUMNS - N_KINDS):
+            red[i, k] = hand_red[k]
+        for k in range(4):
+            suit_index[i, k] = hand_suits[k]
+        n_closed[i], n_calls[i] = closed, calls
+    return rid, seat, row, event_idx, counts, red, n_calls, after, suit_index, n_closed
+
+
+@njit(_nrt=False)
+def _move(tile: int, delta: int, hand: np.ndarray, hand_red: np.ndarray, hand_suits: np.ndarray, has_red: bool,
+          suit_weight: np.ndarray, red_column: np.ndarray) -> int:  # fmt: skip
+    """Add ``delta`` copies of the 136-id ``tile`` (0-135) to a running hand; return ``delta`` (its closed tiles)."""
+    kind = tile >> 2
+    hand[kind] += delta  # int8 wraps
+    hand_suits[kind // 9] += delta * suit_weight[kind]
+    if has_red and red_column[tile] >= 0:
+        hand_red[red_column[tile] - N_KINDS] += delta
+    return delta
+
+
 @njit
 def hand_states_kernel(
     ev_round: np.ndarray, ev_seat: np.ndarray, ev_action: np.ndarray, ev_event_idx: np.ndarray, ev_tile: np.ndarray,
@@ -181,12 +265,15 @@ def hand_states_kernel(
                 if hands_start[r, s, slot] >= 0:
                     dealt_state[i], dealt_tile[i] = deal_state[r, s], hands_start[r, s, slot]
                     i += 1
+    _check_tiles(dealt_tile, RED_COLUMN.shape[0])
+    _check_tiles(delta_tile, RED_COLUMN.shape[0])
+    if _all_known(dealt_tile) and _all_known(delta_tile):
+        return _running_states(rid, seat, row, first, ev_action, ev_event_idx, hands_start, has_red, delta_row,
+                               delta_tile, delta, is_call, SUIT_WEIGHT, RED_COLUMN)  # fmt: skip
     counts = np.zeros((n, N_KINDS), dtype=np.int8)
     red = np.zeros((n, N_COLUMNS - N_KINDS), dtype=np.int8)
     suit_index = np.zeros((n, 4), dtype=np.int64)
     n_closed = np.zeros(n, dtype=np.int64)
-    _check_tiles(dealt_tile, RED_COLUMN.shape[0])
-    _check_tiles(delta_tile, RED_COLUMN.shape[0])
     tables = (SUIT_WEIGHT, RED_COLUMN)
     _add_tiles(dealt_state, dealt_tile, np.ones(n_dealt, dtype=np.int64), rid, has_red, counts, red, suit_index,
                n_closed, *tables)  # fmt: skip

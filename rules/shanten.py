@@ -116,6 +116,27 @@ def _special_kernel(counts: np.ndarray, rows: np.ndarray, chiitoitsu: np.ndarray
 
 
 @njit
+def _ingredients_kernel(
+    counts: np.ndarray, calls: np.ndarray, indices: np.ndarray, tables: tuple[np.ndarray, ...], distance: np.ndarray,
+    chiitoitsu: np.ndarray, kokushi: np.ndarray,
+) -> None:  # fmt: skip
+    """distance[row], chiitoitsu[row], kokushi[row] of every hand in one pass: _distance_kernel's regular-form
+    distance, and special_of's shanten of the hands without calls (99 for the others: special_shanten_all's)."""
+    number_class, honor_class = tables[0], tables[1]
+    for row in range(counts.shape[0]):
+        if calls[row] == 0:
+            chiitoitsu[row], kokushi[row] = special_of(counts, row)
+        else:
+            chiitoitsu[row], kokushi[row] = 99, 99
+        check_indices(indices[row, 0], indices[row, 1], indices[row, 2], indices[row, 3], tables)
+        distance[row] = distance_of_classes(
+            np.int64(number_class[indices[row, 0]]), np.int64(number_class[indices[row, 1]]),
+            np.int64(number_class[indices[row, 2]]), np.int64(honor_class[indices[row, 3]]),
+            MAX_MELDS - calls[row], 1, tables,
+        )  # fmt: skip
+
+
+@njit
 def _shanten_kernel(
     counts: np.ndarray,
     calls: np.ndarray,
@@ -254,3 +275,17 @@ def special_shanten_all(
     chiitoitsu, kokushi = np.full(len(counts), 99, dtype=np.int64), np.full(len(counts), 99, dtype=np.int64)
     chiitoitsu[closed], kokushi[closed] = special_shanten(counts, indices, closed)
     return chiitoitsu, kokushi
+
+
+def batch_ingredients(
+    counts: np.ndarray, n_calls: np.ndarray, indices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The regular-form distance (N,) int8 (regular_distance) and the seven-pairs and thirteen-orphans shanten (N,)
+    int64 each (special_shanten_all: 99 for hands with calls) of ``counts`` (as_counts), ``n_calls`` (as_calls)
+    and their ``indices`` (suit_indices), in one compiled pass (what rules.hand_batch.HandBatch holds)."""
+    n = len(counts)
+    distance = np.empty(n, dtype=np.int8)
+    chiitoitsu, kokushi = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    _ingredients_kernel(counts, n_calls, np.ascontiguousarray(indices, dtype=np.int64), kernel_tables(), distance,
+                        chiitoitsu, kokushi)  # fmt: skip
+    return distance, chiitoitsu, kokushi

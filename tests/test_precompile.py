@@ -91,7 +91,7 @@ def test_the_shares_are_balanced_and_hold_every_entry_once() -> None:
 
 
 SMALL = [
-    ("rules.shanten:_shanten_kernel", 5.0),
+    ("rules.shanten:_ingredients_kernel", 5.0),
     ("rules.kernels_furiten:rows_by_seat_kernel", 4.0),
 ]
 """Two small kernels of the list (their listed types), given costs that make a child worth starting."""

@@ -15,6 +15,7 @@ from pipeline.columns import Coded
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.round_arrays import RoundArrays
 from rules.furiten import FURITEN_KINDS, RELEASES, Passes, SeatHistory, furiten_before, furiten_intervals, state_before
+from rules.hand_batch import HandBatch
 from rules.hands import CODE, EventArrays, HandStates, events_of_rounds, is_action, last_row_per_round
 from rules.scoring import Context, has_yaku, melds_before, ron_hands
 from rules.scoring.situation import situations
@@ -37,7 +38,8 @@ def win_check_columns(inputs: RoundInputs, states: HandStates, waits: np.ndarray
     seats = wins["seat"].to_numpy().astype(np.int64)
     rows = win_rows(inputs, round_of_win)
     before = state_before(states, inputs.arrays, rows, seats)
-    masks = waits_mask(states.hands.take(before))
+    # the batch of those hands alone (the states' analysis does not make one of all the states)
+    masks = waits_mask(HandBatch.of(states.counts[before], states.n_calls[before], states.suit_index[before]))
     tile34 = wins["tile"].to_numpy().astype(np.int64) // 4
     own, temporary, riichi, _ = furiten_before(inputs.arrays, passes, waits, history, rows, seats)
     ron = ~wins["is_tsumo"].to_numpy(zero_copy_only=False)

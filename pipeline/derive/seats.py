@@ -11,7 +11,7 @@ import numpy as np
 
 from pipeline.derive.inputs import RoundInputs
 from pipeline.derive.round_arrays import RoundArrays
-from rules.hands import CODE, EventArrays, HandStates, is_action
+from rules.hands import CODE, EventArrays, HandStates
 
 OPEN_CALLS = ("chi", "pon", "daiminkan")
 """Calls that open the hand (an added kan upgrades a pon, a closed kan keeps the hand closed)."""
@@ -24,8 +24,9 @@ def seat_round_columns(
     round then seat order (``inputs``: its wins; ``states`` and ``analysis``: the hands, for the shanten dealt)."""
     n_rounds = len(rounds)
     cell = _cells(ev)
-    riichi = _per_cell(cell, ev.action == CODE["riichi"], n_rounds) > 0
-    open_calls = _per_cell(cell, is_action(ev.action, OPEN_CALLS), n_rounds).astype(np.int16)
+    actions = _actions_per_cell(cell, ev.action, n_rounds)
+    riichi = actions[:, :, CODE["riichi"]] > 0
+    open_calls = actions[:, :, [CODE[name] for name in OPEN_CALLS]].sum(axis=2).astype(np.int16)
     won, dealt_in, win_points = _win_flags(inputs, n_rounds)
     seated = ev.hands_start[:, :, 0] >= 0  # a sanma round's empty seat has no hand
     round_ids, seats = np.nonzero(seated)
@@ -42,7 +43,7 @@ def seat_round_columns(
         "win_points": np.where(won[round_ids, seats], win_points[round_ids, seats], -1),  # -1: null
         "is_deal_in": dealt_in[round_ids, seats],
         "score_change": score_change[round_ids, seats],
-        **{name: values[round_ids, seats] for name, values in _turn_facts(ev, cell, n_rounds).items()},
+        **{name: values[round_ids, seats] for name, values in _turn_facts(ev, cell, actions).items()},
         "starting_shanten": _dealt_shanten(states, analysis["shanten"], n_rounds)[round_ids, seats],
     }
 
@@ -53,18 +54,25 @@ def _cells(ev: EventArrays) -> np.ndarray:
     return ev.round_id * 4 + ev.seat % 4
 
 
+def _actions_per_cell(cell: np.ndarray, action: np.ndarray, n_rounds: int) -> np.ndarray:
+    """(n_rounds, 4, 16) int64: the events of each action code in each (round, seat) cell, in one count (a code
+    outside 0-14, the -1 of an action the rules do not know, in the last place)."""
+    return np.bincount(cell * 16 + (action & 15), minlength=n_rounds * 4 * 16).reshape(n_rounds, 4, 16)
+
+
 def _per_cell(cell: np.ndarray, mask: np.ndarray, n_rounds: int) -> np.ndarray:
     """(n_rounds, 4) int64: the events of ``mask`` in each (round, seat) cell."""
     return np.bincount(cell[mask], minlength=n_rounds * 4).reshape(n_rounds, 4)
 
 
-def _turn_facts(ev: EventArrays, cell: np.ndarray, n_rounds: int) -> dict[str, np.ndarray]:
+def _turn_facts(ev: EventArrays, cell: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
     """(n_rounds, 4) each, by name: the seat's discards (a turn is one own discard); the discards before its riichi
     declaration, and the other seats' declarations before and after it (-1: null, no declaration); whether its
-    riichi stick was put down (``cell``: each event's _cells)."""
+    riichi stick was put down (``cell``: each event's _cells; ``actions``: _actions_per_cell)."""
+    n_rounds = len(actions)
     shape = (n_rounds, 4)
     discard = ev.action == CODE["discard"]
-    n_discards = _per_cell(cell, discard, n_rounds).astype(np.int16)
+    n_discards = actions[:, :, CODE["discard"]].astype(np.int16)
     declared = np.flatnonzero(ev.action == CODE["riichi"])
     riichi_at = np.full(n_rounds * 4, np.iinfo(np.int64).max)  # the declaration's event_idx (once_per_round)
     np.minimum.at(riichi_at, cell[declared], ev.event_idx[declared])
@@ -79,7 +87,7 @@ def _turn_facts(ev: EventArrays, cell: np.ndarray, n_rounds: int) -> dict[str, n
         counts = has_riichi[:, other : other + 1] & (np.arange(4) != other)
         before += counts & (theirs < riichi_at)
         after += counts & (theirs > riichi_at)
-    accepted = _per_cell(cell, ev.action == CODE["riichi_accepted"], n_rounds) > 0
+    accepted = actions[:, :, CODE["riichi_accepted"]] > 0
     return {
         "n_discards": n_discards,
         "riichi_turn": np.where(has_riichi, riichi_turn, -1),

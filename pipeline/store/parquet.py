@@ -65,7 +65,7 @@ def writer_options(schema: pa.Schema) -> dict:
 
 def _publish(tmp: Path, path: Path, expected_rows: int) -> None:
     """Read the temp file's footer back, check its row count, rename it into place."""
-    written = pq.ParquetFile(tmp).metadata.num_rows
+    written = pq.read_metadata(tmp).num_rows
     if written != expected_rows:
         raise WarehouseError(f"{path}: wrote {written} rows, expected {expected_rows}")
     os.replace(tmp, path)

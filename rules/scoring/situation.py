@@ -78,13 +78,18 @@ def _rows(events: EventArrays) -> _Rows:
     )
 
 
+_SEAT_ONE = np.array([0, *(1 << (SEAT_BITS * seat) for seat in range(4)), 0], dtype=np.int64)
+"""A row's count in _seat_counts by its seat + 1 (clipped to 0-5): 1 in its seat's bits for seats 0-3, else 0."""
+
+
 def _seat_counts(events: EventArrays, rows: np.ndarray) -> np.ndarray:
     """(len(rows) + 1,) int64: entry k counts ``rows[:k]`` by seat, seat s in bits SEAT_BITS x s and up (int64
     arithmetic wraps). The difference of two entries holds each seat's rows between them exactly while they are
     fewer than 2**SEAT_BITS (the rows of one round are); rows of no seat 0-3 count for none."""
-    seat = events.seat[rows]
-    ones = np.where((seat >= 0) & (seat < 4), np.left_shift(1, SEAT_BITS * np.clip(seat, 0, 3)), 0)
-    return np.concatenate([[0], np.cumsum(ones, dtype=np.int64)])
+    out = np.zeros(len(rows) + 1, dtype=np.int64)
+    # each row's one by its seat + 1, clipped: a seat below 0 reads the first entry (0), above 3 the last (0)
+    np.cumsum(_SEAT_ONE[np.clip(events.seat[rows] + 1, 0, 5)], out=out[1:])
+    return out
 
 
 def _before(rows: np.ndarray, at: np.ndarray, n_events: int) -> np.ndarray:
