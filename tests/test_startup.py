@@ -93,35 +93,27 @@ def test_a_pool_worker_starts_without_duckdb() -> None:
     assert done.returncode == 0 and done.stdout == "False\n", done.stderr
 
 
-def test_a_pool_worker_runs_without_pandas() -> None:
-    code = (
-        "import os\n"
-        "from pipeline.executors import worker_init\n"
-        "worker_init(os.getppid())\n"
-        "try:\n"
-        "    import pandas\n"
-        "except ModuleNotFoundError:\n"
-        "    print('no pandas')\n"
-    )
+PANDAS_DECLINED = "try:\n    import pandas\nexcept ModuleNotFoundError:\n    print('no pandas')\n"
+"""Code printing 'no pandas' when pandas cannot be imported (pipeline.without_pandas)."""
+
+
+def output_of(code: str) -> str:
+    """What a fresh interpreter running ``code`` prints (asserting exit 0)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == "no pandas\n", done.stderr
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_pool_worker_runs_without_pandas() -> None:
+    set_up = "import os\nfrom pipeline.executors import worker_init\nworker_init(os.getppid())\n"
+    assert output_of(set_up + PANDAS_DECLINED) == "no pandas\n"
 
 
 def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> None:
-    code = (
-        "from pipeline import without_pandas\n"
-        "without_pandas()\n"
-        "import pyarrow as pa\n"
-        "assert pa.array([1, None]).null_count == 1 and pa.table({'a': [1]}).num_rows == 1\n"
-        "try:\n"
-        "    import pandas\n"
-        "except ModuleNotFoundError:\n"
-        "    print('no pandas')\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == "no pandas\n", done.stderr
+    converts = "import pyarrow as pa\nassert pa.array([1, None]).null_count == 1 and pa.table({'a': [1]}).num_rows\n"
+    code = "from pipeline import without_pandas\nwithout_pandas()\n" + converts + PANDAS_DECLINED
+    assert output_of(code) == "no pandas\n"
 
 
 @pytest.mark.slow
