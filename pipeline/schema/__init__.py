@@ -8,6 +8,8 @@ Descriptions travel with the data as Parquet field metadata. The declarations li
 
 from __future__ import annotations
 
+import functools
+
 import pyarrow as pa
 
 from pipeline.columns import ColumnValues, to_arrow_array
@@ -18,6 +20,7 @@ from pipeline.schema.facts import MANIFEST, TABLES
 
 __all__ = [
     "ALL_TABLES", "CURRENT_FACT_VERSIONS", "DERIVED_TABLES", "SCHEMA_VERSION", "TABLES", "Column", "arrow_schema",
+    "column_names",
     "markdown_tables", "new_buffers", "schema_text", "to_arrow",
 ]  # fmt: skip
 
@@ -35,9 +38,15 @@ def arrow_schema(table: str) -> pa.Schema:
     )
 
 
+@functools.cache
+def column_names(table: str) -> tuple[str, ...]:
+    """The declared column names of a table, in order (read once per table)."""
+    return tuple(c.name for c in ALL_TABLES[table])
+
+
 def new_buffers(table: str) -> dict[str, list]:
     """Return empty per-column lists for a table, to be filled by a parser."""
-    return {c.name: [] for c in ALL_TABLES[table]}
+    return {name: [] for name in column_names(table)}
 
 
 def to_arrow(table: str, buffers: dict[str, ColumnValues], keep_dictionaries: bool = False) -> pa.Table:

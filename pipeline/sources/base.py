@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from pipeline.columns import ColumnValues, Repeated, concat_columns
 from pipeline.errors import ParseError
-from pipeline.schema import TABLES, new_buffers
+from pipeline.schema import TABLES, column_names, new_buffers
 
 RULE_TRIPLE_RON_WINS = "rule:triple_ron_wins"
 """games.log_quirks entry of a rule set that plays three rons on one discard as three wins (no sanchahou)."""
@@ -78,7 +78,7 @@ def completeness_key(
 def concat_buffers(games: list[ParsedGame], table: str) -> dict[str, ColumnValues]:
     """Concatenate one table's columns over several games (in order)."""
     buffers = [game.tables[table] for game in games]
-    return {name: concat_columns(list(map(itemgetter(name), buffers))) for name in new_buffers(table)}
+    return {name: concat_columns(list(map(itemgetter(name), buffers))) for name in column_names(table)}
 
 
 def final_ranks(scores: list[int]) -> list[int]:

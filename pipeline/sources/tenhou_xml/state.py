@@ -142,16 +142,12 @@ def ints_attr(text: str) -> list[int]:
     return list(map(int, text.split(","))) if text else []
 
 
-_BUFFER_NAMES = tuple((table, tuple(new_buffers(table))) for table in TABLES)
-"""Every table's column names, as new_buffers gives them (read once)."""
-
-
 class GameState:
     """State of one game being read; owns the game's table buffers."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        self.tables = {table: {name: [] for name in names} for table, names in _BUFFER_NAMES}
+        self.tables = {t: new_buffers(t) for t in TABLES}
         self.rules: RuleFlags | None = None
         self.lobby: int | None = None
         self.players_set = False
