@@ -15,7 +15,6 @@ from functools import cached_property
 
 import numpy as np
 
-from rules.hand_batch import HandBatch
 from rules.kernels_hands import hand_states_kernel
 
 ACTIONS = (
@@ -101,11 +100,6 @@ class HandStates:
     """(N, 4) int64 base-5 index of each suit's counts (as rules.shanten.suit_indices gives)."""
     n_closed: np.ndarray
     """Closed tiles held in each state (int16)."""
-
-    @cached_property
-    def hands(self) -> HandBatch:
-        """The states' hands as one HandBatch (computed once: shanten, waits and later questions share it)."""
-        return HandBatch.of(self.counts, self.n_calls, self.suit_index)
 
     @cached_property
     def indexes(self) -> dict:
