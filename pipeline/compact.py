@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 from pipeline.derive.run import stale_parts
 from pipeline.errors import WarehouseError
 from pipeline.executors import executor, ordered
-from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, arrow_schema
+from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, stored_schema
 from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import AtomicParquetWriter, read_part, remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
@@ -199,7 +199,7 @@ def merge_run(job: MergeJob) -> int:
             txn.delete(Path(table) / target)  # a stray file at the new name (an orphan) must not survive
             sources = [root / table / old for old in olds if (root / table / old).is_file()]
             if sources:
-                _concatenate(sources, txn.staged(Path(table) / target), arrow_schema(table))
+                _concatenate(sources, txn.staged(Path(table) / target), stored_schema(table))
             for source in sources:
                 txn.delete(source.relative_to(root))
         txn.commit()

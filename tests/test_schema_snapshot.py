@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.schema import ALL_TABLES, SCHEMA_VERSION, TABLES, arrow_schema, to_arrow
+from pipeline.schema import ALL_TABLES, SCHEMA_VERSION, STORED_TABLES, TABLES, arrow_schema, stored_schema, to_arrow
 from pipeline.sources.tenhou_xml import parse
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "schema.json"
@@ -22,16 +22,23 @@ def current_schema() -> dict:
     return {
         "schema_version": SCHEMA_VERSION,
         "tables": {table: [[f.name, str(f.type), f.nullable] for f in arrow_schema(table)] for table in ALL_TABLES},
+        "stored": {table: [[f.name, str(f.type), f.nullable] for f in stored_schema(table)] for table in STORED_TABLES},
     }
 
 
 def _dump(snapshot: dict) -> str:
     """JSON with one line per column, so a schema change is a one-line diff."""
-    tables = ",\n".join(
-        f'  "{table}": [\n' + ",\n".join(f"   {json.dumps(col, ensure_ascii=False)}" for col in cols) + "\n  ]"
-        for table, cols in snapshot["tables"].items()
+
+    def listing(tables: dict) -> str:
+        return ",\n".join(
+            f'  "{table}": [\n' + ",\n".join(f"   {json.dumps(col, ensure_ascii=False)}" for col in cols) + "\n  ]"
+            for table, cols in tables.items()
+        )
+
+    return (
+        f'{{\n "schema_version": "{snapshot["schema_version"]}",\n "tables": {{\n{listing(snapshot["tables"])}\n }},'
+        f'\n "stored": {{\n{listing(snapshot["stored"])}\n }}\n}}\n'
     )
-    return f'{{\n "schema_version": "{snapshot["schema_version"]}",\n "tables": {{\n{tables}\n }}\n}}\n'
 
 
 def test_declared_schema_matches_the_snapshot() -> None:
@@ -43,11 +50,11 @@ def test_declared_schema_matches_the_snapshot() -> None:
 
 def test_every_column_has_a_description() -> None:
     for table in ALL_TABLES:
-        for field in arrow_schema(table):
+        for field in (*arrow_schema(table), *stored_schema(table)):
             assert field.metadata and field.metadata[b"description"].strip(), (table, field.name)
 
 
-def test_written_parquet_files_carry_the_declared_schema(tenhou_warehouse) -> None:
+def test_written_parquet_files_carry_the_stored_schema(tenhou_warehouse) -> None:
     warehouse, _ = tenhou_warehouse
     for table in ALL_TABLES:
         files = warehouse.table_files(table)
@@ -55,7 +62,7 @@ def test_written_parquet_files_carry_the_declared_schema(tenhou_warehouse) -> No
         for path in files:
             schema = pq.read_schema(path)
             assert [(f.name, f.type, f.nullable) for f in schema] == [
-                (f.name, f.type, f.nullable) for f in arrow_schema(table)
+                (f.name, f.type, f.nullable) for f in stored_schema(table)
             ], path
             assert schema.metadata[b"paipu_schema_version"] == SCHEMA_VERSION.encode()
 

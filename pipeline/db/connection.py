@@ -7,39 +7,17 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from pipeline.db.sqlfiles import load_sql, sql_names
 from pipeline.errors import WarehouseError
-from pipeline.schema import ALL_TABLES, DERIVED_TABLES, SCHEMA_VERSION, arrow_schema
+from pipeline.schema import arrow_schema, stored_schema
+from pipeline.store.layout import stored_rows
+from pipeline.store.versions import require_readable
 from pipeline.store.warehouse import Warehouse
+from rules.hands import ACTIONS
 
 _PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_partitioning = false)"
 """How every staging file reads its table's part files (replaced by an empty table when there are none)."""
-
-
-READABLE_FACT_VERSIONS = ("1", "2", "3", "4", "5")
-"""Schema versions of fact tables this paipu reads besides the current one (2 made wins.fu nullable and added
-server_flags; 4, 5 and 6 changed only derived tables)."""
-
-
-def _require_current_schema(warehouse: Warehouse) -> None:
-    """Raise WarehouseError, saying what to run, when a table's parts were written by a schema version this
-    paipu cannot read as they are (derived tables: only the current one; facts: READABLE_FACT_VERSIONS)."""
-    for table in ALL_TABLES:
-        files = warehouse.table_files(table)
-        if not files:
-            continue
-        metadata = pq.read_metadata(files[0]).metadata or {}
-        version = metadata.get(b"paipu_schema_version", b"?").decode()
-        derived = table in DERIVED_TABLES
-        if version == SCHEMA_VERSION or (not derived and version in READABLE_FACT_VERSIONS):
-            continue
-        remedy = "run `paipu derive`" if derived else "ingest the logs again into a new warehouse"
-        raise WarehouseError(
-            f"table {table} in {warehouse.root} was written with schema version {version}, this paipu reads "
-            f"version {SCHEMA_VERSION}: {remedy}"
-        )
 
 
 def connect(
@@ -56,7 +34,7 @@ def connect(
     """
     if not warehouse.exists():
         raise WarehouseError(f"no warehouse at {warehouse.root} (run `paipu ingest` first)")
-    _require_current_schema(warehouse)
+    require_readable(warehouse)
     con = duckdb.connect()
     if threads:
         con.execute(f"set threads = {int(threads)}")
@@ -103,6 +81,7 @@ def create_views(
     rollups' views (pipeline.db.rollups: computed from these views until stored ones are attached)."""
     from pipeline.db.rollups import create_rollup_views
 
+    _set_vocabularies(con)
     for table in sql_names("staging") if tables is None else tables:
         if files.get(table):
             con.execute(f"set variable {table}_files = $files", {"files": files[table]})
@@ -110,7 +89,7 @@ def create_views(
             if table in GROWING_TABLES:
                 _add_missing_columns(con, table)
         else:
-            _view_over_arrow(con, table, arrow_schema(table).empty_table())  # the declared columns, no rows
+            _view_over_arrow(con, table, stored_schema(table).empty_table())  # no rows, the view's columns
     _create_macros(con, tolerant=tolerant)
     if rollup_views:
         create_rollup_views(con)
@@ -143,10 +122,18 @@ def connect_tables(tables: Mapping[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     published (the invariant checks)."""
     con = duckdb.connect()
     con.execute("set threads = 1")  # a worker's own check of its batch: one core is its share
+    _set_vocabularies(con)
     for table in sql_names("staging"):
-        _view_over_arrow(con, table, tables.get(table, arrow_schema(table).empty_table()))
+        rows = tables.get(table)
+        _view_over_arrow(con, table, stored_schema(table).empty_table() if rows is None else stored_rows(table, rows))
     _create_macros(con)  # no rollup views: the checks read none (~0.02 s a connection)
     return con
+
+
+def _set_vocabularies(con: duckdb.DuckDBPyConnection) -> None:
+    """Set the variables the staging views decode stored codes with: event_actions (events.action_code's names,
+    rules.hands.ACTIONS)."""
+    con.execute("set variable event_actions = $names", {"names": list(ACTIONS)})
 
 
 def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:

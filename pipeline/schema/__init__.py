@@ -17,10 +17,11 @@ from pipeline.errors import SchemaError
 from pipeline.schema.base import CURRENT_FACT_VERSIONS, SCHEMA_VERSION, Column
 from pipeline.schema.derived import DERIVED_TABLES
 from pipeline.schema.facts import MANIFEST, TABLES
+from pipeline.schema.stored import STORED_SINCE, STORED_TABLES
 
 __all__ = [
-    "ALL_TABLES", "CURRENT_FACT_VERSIONS", "DERIVED_TABLES", "SCHEMA_VERSION", "TABLES", "Column", "arrow_schema",
-    "column_names",
+    "ALL_TABLES", "CURRENT_FACT_VERSIONS", "DERIVED_TABLES", "SCHEMA_VERSION", "STORED_SINCE", "STORED_TABLES",
+    "TABLES", "Column", "arrow_schema", "column_names", "stored_schema",
     "markdown_tables", "new_buffers", "schema_text", "to_arrow",
 ]  # fmt: skip
 
@@ -30,11 +31,19 @@ ALL_TABLES: dict[str, list[Column]] = {**TABLES, **DERIVED_TABLES, "manifest": M
 
 def arrow_schema(table: str) -> pa.Schema:
     """Return the declared Arrow schema of a table, descriptions as field metadata."""
+    return _schema_of(ALL_TABLES[table])
+
+
+def stored_schema(table: str) -> pa.Schema:
+    """Return the Arrow schema of a table's Parquet parts: its stored layout (pipeline.schema.stored) or, for
+    most tables, its declared schema."""
+    return _schema_of(STORED_TABLES.get(table, ALL_TABLES[table]))
+
+
+def _schema_of(columns: list[Column]) -> pa.Schema:
+    """The Arrow schema of some declared columns, descriptions as field metadata."""
     return pa.schema(
-        [
-            pa.field(c.name, c.type, nullable=c.nullable, metadata={"description": c.description})
-            for c in ALL_TABLES[table]
-        ]
+        [pa.field(c.name, c.type, nullable=c.nullable, metadata={"description": c.description}) for c in columns]
     )
 
 
@@ -72,9 +81,7 @@ def to_arrow(table: str, buffers: dict[str, ColumnValues], keep_dictionaries: bo
     if null_in_required:
         raise SchemaError(f"table {table}: nulls in non-nullable columns {null_in_required}")
     if keep_dictionaries:
-        schema = pa.schema(
-            [f.with_type(a.type) for f, a in zip(schema, arrays, strict=True)], metadata=schema.metadata
-        )
+        schema = pa.schema([f.with_type(a.type) for f, a in zip(schema, arrays, strict=True)], metadata=schema.metadata)
     return pa.Table.from_arrays(arrays, schema=schema)
 
 

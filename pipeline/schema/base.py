@@ -6,13 +6,12 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 """Bumped whenever a table's columns change; stored in every Parquet file's key-value metadata."""
 
-CURRENT_FACT_VERSIONS = ("3", "4", "5", "6", SCHEMA_VERSION)
-"""Schema versions whose fact tables have the current columns (4 changed only hand_states, 5 added
-seat_rounds, 6 renamed draw_outcomes.live_waits_actual to waits_in_dead_wall and 7 packed hand_states' counts
-and flags, all derived tables): their parts are read, compacted and derived as they are."""
+CURRENT_FACT_VERSIONS = (SCHEMA_VERSION,)
+"""Schema versions whose fact tables have the current columns: their parts are read, compacted and derived as
+they are (8 stored events packed: pipeline.schema.stored; 4-7 changed only derived tables)."""
 
 I8, I16, I32, I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()
 U8 = pa.uint8()

@@ -22,10 +22,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.errors import WarehouseError
-from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema, to_arrow
+from pipeline.schema import DERIVED_TABLES, TABLES, arrow_schema, stored_schema, to_arrow
 from pipeline.sources.base import ParsedGame, completeness_key
 from pipeline.store import DEFAULT_WAREHOUSE  # noqa: F401 - its home is the light package (the CLI's options)
 from pipeline.store.game_tables import GameTables
+from pipeline.store.layout import stored_rows
 from pipeline.store.parquet import read_part, write_parquet_atomic
 from pipeline.store.transaction import Transaction
 
@@ -128,11 +129,12 @@ class Warehouse:
             key = hashlib.blake2b("|".join(copies).encode(), digest_size=8)
             relative = Path(f"source={source}") / f"year={year}" / f"part-{key.hexdigest()}.parquet"
             members.sort(key=lambda g: g.game_id)  # parts in game order: the derivation reads them as stored
-            # the game ids and actions stay dictionary-encoded for the derivation, cast to strings when written
-            tables = (batch or GameTables(members)).of(members)
+            # the game ids and actions stay dictionary-encoded for the derivation, cast to strings when written;
+            # events in their stored layout, written and derived alike
+            tables = {t: stored_rows(t, rows) for t, rows in (batch or GameTables(members)).of(members).items()}
             for table, arrow in tables.items():
                 if arrow.num_rows:
-                    write_parquet_atomic(arrow.cast(arrow_schema(table)), txn.staged(Path(table) / relative))
+                    write_parquet_atomic(arrow.cast(stored_schema(table)), txn.staged(Path(table) / relative))
             if written_tables is not None:
                 written_tables[relative] = tables
             part = self.root / "games" / relative
