@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.compiled import njit
+from rules.hands import CODE
 
 CHECKS = (
     "hand_size", "keys_unique", "once_per_round", "round_has_play", "round_results", "score_conservation",
@@ -30,12 +31,12 @@ VALUES_IN_RANGE = 1 << 8
 UNSURE = 1 << len(CHECKS)
 """Something the pass does not judge (see the module docstring): the SQL must look at the game."""
 
-ACTIONS = (
-    "draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita", "riichi", "riichi_accepted", "dora",
-    "disconnect", "reconnect",
+# events.action codes: rules.hands.CODE, the codes events are stored with; any other value is UNSURE
+DRAW, DISCARD, CHI, PON, DAIMINKAN, KAKAN, ANKAN, KITA, RIICHI, RIICHI_ACCEPTED, DORA = (
+    CODE[name]
+    for name in ("draw", "discard", "chi", "pon", "daiminkan", "kakan", "ankan", "kita", "riichi", "riichi_accepted",
+                 "dora")
 )  # fmt: skip
-"""events.action values by code (pipeline/schema/facts.py); any other value is UNSURE."""
-DRAW, DISCARD, CHI, PON, DAIMINKAN, KAKAN, ANKAN, KITA, RIICHI, RIICHI_ACCEPTED, DORA = range(11)
 END_KINDS = ("draw", "win")
 """rounds.end_kind by code: code 1 is a win."""
 

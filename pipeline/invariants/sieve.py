@@ -9,7 +9,6 @@ import pyarrow.compute as pc
 
 from pipeline.invariants import arrays
 from pipeline.invariants.kernel import (
-    ACTIONS,
     END_KINDS,
     KEYS_UNIQUE,
     ROUND_RESULTS,
@@ -17,6 +16,7 @@ from pipeline.invariants.kernel import (
     VALUES_IN_RANGE,
     round_bits,
 )
+from rules.hands import ACTIONS
 
 SEAT, TILE, KIND = (0, 3), (0, 135), (0, 33)
 RANGES = {
