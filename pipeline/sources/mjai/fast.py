@@ -172,34 +172,6 @@ def _deal_codes(start: dict[str, Any], n_players: int) -> list[int] | None:
     return flat if min(flat) >= 0 else None
 
 
-def _deals(starts: list[dict[str, Any]], n_players: int) -> tuple[list[int], np.ndarray]:
-    """The start_kyoku events the kernel deals (their places in ``starts``) and their _deal_codes, a row each: every
-    name looked up at once when all are tile names (the usual case), else kyoku by kyoku."""
-    shaped = [j for j, start in enumerate(starts) if _dealable(start, n_players)]
-    names = [name for j in shaped for hand in starts[j]["tehais"][:n_players] for name in hand]
-    try:
-        flat = list(map(k.TILE_CODES.__getitem__, names))  # the codes, looked up at C speed
-    except (KeyError, TypeError):  # a name that is no tile's (or not hashable): each kyoku on its own
-        deals = [(j, _deal_codes(starts[j], n_players)) for j in shaped]
-        rows = [codes for _, codes in deals if codes is not None]
-        return [j for j, codes in deals if codes is not None], np.array(rows, dtype=np.int64).reshape(
-            len(rows), 13 * n_players + 1)  # fmt: skip
-    hands = np.array(flat, dtype=np.int64).reshape(len(shaped), 13 * n_players)
-    markers = np.array([k.TILE_CODES.get(starts[j]["dora_marker"], -9) for j in shaped], dtype=np.int64)
-    codes = np.concatenate((hands, markers[:, None]), axis=1)
-    ok = (codes >= 0).all(axis=1)  # no hidden tile ('?': -2) and an indicator of a tile name (-9: none)
-    return np.array(shaped, dtype=np.int64)[ok].tolist(), codes[ok]
-
-
-def _dealable(start: dict[str, Any], n_players: int) -> bool:
-    """Whether the start_kyoku's deal has the shape _deal_codes asks (a list of ``n_players`` lists of 13 and a
-    string indicator), its names not looked at."""
-    tehais = start.get("tehais")
-    if type(tehais) is not list or len(tehais) < n_players or type(start.get("dora_marker")) is not str:
-        return False
-    return all(type(hand) is list and len(hand) == 13 for hand in tehais[:n_players])
-
-
 class GamePlay:
     """Every kyoku of a game dealt and played by one kernel call (kernel.play_game) before the replay reads the
     game: ``replay`` gives, for a start_kyoku the kernel dealt, the KyokuReplay the per-kyoku path (KyokuReplay, then
@@ -212,11 +184,18 @@ class GamePlay:
         first, n = events.index(0), len(events)
         deals = np.full((max(len(starts), 1), 4, 14), -1, dtype=np.int64)
         begin, end = np.full(len(starts), -1, dtype=np.int64), np.zeros(len(starts), dtype=np.int64)
-        end[:] = [pos for pos, _ in starts[1:]] + [n] if starts else []
-        dealt_kyoku, codes = _deals([event for _, event in starts], n_players)
-        self.kyoku = {starts[j][0]: j for j in dealt_kyoku}
+        self.kyoku: dict[int, int] = {}
+        dealt_kyoku, dealt_codes = [], []
+        for j, (pos, event) in enumerate(starts):
+            end[j] = starts[j + 1][0] if j + 1 < len(starts) else n
+            codes = _deal_codes(event, n_players)
+            if codes is not None:
+                dealt_kyoku.append(j)
+                dealt_codes += codes
+                begin[j] = pos + 1
+                self.kyoku[pos] = j
         if dealt_kyoku:  # every deal set at once: each seat's 13 codes, then the first indicator's
-            begin[dealt_kyoku] = [starts[j][0] + 1 for j in dealt_kyoku]
+            codes = np.array(dealt_codes, dtype=np.int64).reshape(len(dealt_kyoku), 13 * n_players + 1)
             deals[dealt_kyoku, :n_players, :13] = codes[:, :-1].reshape(-1, n_players, 13)
             deals[dealt_kyoku, 0, 13] = codes[:, -1]
         rows = lines[first : first + n]
