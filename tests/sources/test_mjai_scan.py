@@ -76,3 +76,29 @@ def test_the_events_of_a_scanned_file_are_those_json_reads() -> None:
     assert list(events) == [(i, json.loads(line)) for i, line in enumerate(lines)]
     assert events.has_red() and events.has_actor_3()
     assert [(i, e) for i, e in events[1:3]] == [(1, json.loads(lines[1])), (2, json.loads(lines[2]))]
+
+
+_SHAPED = [
+    '{"type":"tsumo","actor":%s,"pai":"%s"}', '{"type":"dahai","actor":%s,"pai":"%s","tsumogiri":true}',
+    '{"type":"dahai","actor":%s,"pai":"%s","tsumogiri":false}', '{"actor": %s, "pai": "%s", "type": "tsumo"}',
+    '{"actor": %s, "pai": "%s", "tsumogiri": false, "type": "dahai"}',
+    '{"actor": %s, "pai": "%s", "tsumogiri": true, "type": "dahai"}',
+]  # fmt: skip
+_ODD_SHAPED = ['{"type":"tsumo","actor":3,"pai":"1m"} ', '{"type":"tsumo","actor":3,"pai":"1m"}\t',
+               '{"type":"dahai","actor":3,"pai":"1m","tsumogiri":truex}', '{"type":"tsumo","actor":3,"pai":"1m","x":1}',
+               '{"type":"tsumo","actor":3,"pai":"\u00e9"}', '{"type":"tsumo","actor":30,"pai":"1m"}']  # fmt: skip
+
+
+@pytest.mark.parametrize("pai", ["1m", "5mr", "5pr", "5sr", "5m", "9s", "E", "C", "?", "x", "1z", "5mR", "6mr", "",
+                                 "5mrr", "5m "])  # fmt: skip
+@pytest.mark.parametrize("ending", ["\n", "\r\n", ""])
+def test_the_common_shapes_read_at_once_give_what_the_general_reading_gives(pai: str, ending: str) -> None:
+    lines = [shape % (actor, pai) for shape in _SHAPED for actor in "0379"] + _ODD_SHAPED
+    text = "".join(line + "\n" for line in lines) + lines[0] + ending
+    spaced = "".join(" " + line + "\n" for line in lines) + " " + lines[0] + ending  # the general reading alone
+    odd, rows, bounds, names, flags = _scan(text)
+    odd_s, rows_s, bounds_s, names_s, flags_s = _scan(spaced)
+    assert odd == odd_s == 0 and rows.tolist() == rows_s.tolist() and names.tolist() == names_s.tolist()
+    assert flags.tolist() == flags_s.tolist()
+    body = text.encode()
+    assert [body[a:b].decode().strip() for a, b in bounds.tolist()] == [line.strip() for line in [*lines, lines[0]]]

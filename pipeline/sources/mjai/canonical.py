@@ -112,8 +112,12 @@ def canonical(
     return 1, out[:o], ends
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""What ``json.dumps(value, sort_keys=True, separators=(",", ":"))`` makes for each call, made once."""
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def first_kyoku_text(events: Events) -> bytes | None:

@@ -213,7 +213,7 @@ class GamePlay:
         index = np.arange(first, first + n, dtype=np.int64)
         result = k.play_game(rows, index, begin, end, deals, st0)
         self.done = result[0].tolist()
-        dealt, held, _, used, melds, n_melds, meld_from = result[1:8]
+        dealt, held, n_held, used, melds, n_melds, meld_from = result[1:8]
         self.dealt, self.n_melds, self.n_kita, self.last_draw, self.draw_pos, self.st = (
             a.tolist() for a in (dealt[:, :, :13], n_melds, *result[8:12]))  # fmt: skip
         made = np.arange(k.MAX_MELDS) < n_melds[:, :, None]  # every kyoku's seats' melds (kyoku j's seats at 4 j...)
@@ -222,12 +222,11 @@ class GamePlay:
         self.melds = [meld_lists[a:b] for a, b in pairwise(meld_at)]
         self.meld_from = [froms[a:b] for a, b in pairwise(meld_at)]
         self.first_dora = dealt[:, 0, 13].tolist()
-        kept = held >= 0  # a hand's tiles come first, -1 after them (a deal refused part way: its first tiles)
-        held_l = held[kept].tolist()  # every hand's tiles in a row, cut by kyoku and seat (kyoku j's seats at 4 j...)
-        self.held = [held_l[a:b] for a, b in pairwise(np.concatenate(([0], np.cumsum(kept.sum(axis=2)))).tolist())]
-        at, kinds = np.nonzero(used)  # every kyoku's copies handed out, by kind: its slice of these
-        kinds_l, masks, cut = kinds.tolist(), used[at, kinds].tolist(), np.searchsorted(at, np.arange(len(used) + 1))
-        self.used = [dict(zip(kinds_l[a:b], masks[a:b], strict=True)) for a, b in pairwise(cut.tolist())]
+        # every kyoku's seats' hands (kyoku j's seats at 4 j...): a hand's n_held tiles come first (a kyoku whose deal
+        # was refused, never replayed, may count tiles it did not get)
+        self.held = [hand[:count] for hand, count in zip(held.reshape(-1, k.MAX_HELD).tolist(), n_held.ravel().tolist(),
+                                                         strict=True)]  # fmt: skip
+        self.used = [{kind: mask for kind, mask in enumerate(masks) if mask} for masks in used.tolist()]  # as alloc's
         out, dora, accepted, offsets = result[12:]
         self.out, self.offsets = out, offsets.tolist()
         self.dora, self.accepted = dora.tolist(), accepted.tolist()

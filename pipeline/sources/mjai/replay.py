@@ -41,9 +41,10 @@ class Result:
     last_actor: int = -1
 
 
-@dataclass
+@dataclass(init=False)
 class Replayed:
-    """A kyoku replayed: its start values, 136-ids, events and results."""
+    """A kyoku replayed: its start values, 136-ids, events and results (made by __init__: the dataclass's own would
+    call a factory per default, ten kyoku a game)."""
 
     index: int
     round_wind: int
@@ -70,6 +71,16 @@ class Replayed:
     first ``events`` are then stand-ins (one shared row, never read: events.py reads ``compiled``), ``rows()`` gives
     them all."""
 
+    def __init__(self, index: int, round_wind: int, kyoku: int, dealer: int, honba: int, riichi_sticks: int,
+                 scores: list[int], hands_start: list[list[int]], hidden: list[bool]) -> None:  # fmt: skip
+        """The kyoku's start values; everything else starts empty (no dora, events, melds, results...)."""
+        self.index, self.round_wind, self.kyoku, self.dealer = index, round_wind, kyoku, dealer
+        self.honba, self.riichi_sticks, self.scores, self.hands_start, self.hidden = (
+            honba, riichi_sticks, scores, hands_start, hidden)  # fmt: skip
+        self.dora, self.ura, self.events, self.riichi_accepted, self.results = [], [], [], [], []
+        self.melds, self.n_kita = [[], [], [], []], [0, 0, 0, 0]
+        self.n_draws, self.quirks, self.is_closed, self.compiled = 0, set(), False, None
+
     def rows(self) -> list[EventRow]:
         """The event rows, those the kernel played (``compiled``) made from its rows."""
         done = 0 if self.compiled is None else len(self.compiled)
@@ -84,6 +95,8 @@ class Replayed:
 
 def _int(event: Event, key: str, low: int = 0, high: int = 1 << 30) -> int:
     value = event.get(key)
+    if type(value) is int and low <= value <= high:  # the usual case, at once (a bool is no int here)
+        return value
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ParseError(f"{event['type']} {key} {value!r} is not a number in {low}..{high}")
     return value
@@ -107,7 +120,7 @@ class KyokuReplay:
         self.red = has_red_fives
         self.alloc = IdAllocator(has_red_fives)
         self.round = self._start(index, start, dealt)
-        self.held = [list(h) for h in self.round.hands_start]
+        self.held = [list(h) for h in self.round.hands_start] if dealt is None else []  # dealt: the caller sets it
         self.meld_from: list[list[int]] = [[] for _ in range(4)]
         self.last_draw = [-1] * 4
         self.draw_pos = [-1] * 4
@@ -124,16 +137,15 @@ class KyokuReplay:
         tehais = start.get("tehais")
         if not isinstance(tehais, list) or len(tehais) < self.n_players:
             raise ParseError(f"start_kyoku tehais {tehais!r:.60} do not cover {self.n_players} seats")
-        hidden = [False] * 4 if dealt else [  # a dealt kyoku's hands are 13 tile names each (fast._deal_codes)
-            s < self.n_players and UNKNOWN in _names(tehais[s], "a tehai") for s in range(4)
-        ]
-        hands = dealt[0] if dealt else [
-            [] if s >= self.n_players or hidden[s] else self.alloc.deal(_names(tehais[s], "a tehai"))
-            for s in range(4)
-        ]
-        for s in range(self.n_players):
-            if not hidden[s] and len(hands[s]) != 13:
-                raise ParseError(f"start_kyoku deals {len(hands[s])} tiles to seat {s}")
+        if dealt:  # a dealt kyoku's hands are 13 tile names each (fast._deal_codes), dealt 13 ids each
+            hidden, hands = [False] * 4, dealt[0]
+        else:
+            hidden = [s < self.n_players and UNKNOWN in _names(tehais[s], "a tehai") for s in range(4)]
+            hands = [[] if s >= self.n_players or hidden[s] else self.alloc.deal(_names(tehais[s], "a tehai"))
+                     for s in range(4)]  # fmt: skip
+            for s in range(self.n_players):
+                if not hidden[s] and len(hands[s]) != 13:
+                    raise ParseError(f"start_kyoku deals {len(hands[s])} tiles to seat {s}")
         replayed = Replayed(
             index, wind, _int(start, "kyoku", 1, 4) - 1, _int(start, "oya", 0, self.n_players - 1),
             _int(start, "honba"), _int(start, "kyotaku"),

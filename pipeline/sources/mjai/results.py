@@ -114,7 +114,9 @@ class OutcomeBuilder:
         seat, from_seat = event["actor"], event["target"]
         is_tsumo = seat == from_seat
         melds = [list(m) for m in reversed(rnd.melds[seat])]  # newest first, as the XML lists them
-        kinds = [t // 4 for t in result.hand] + [t // 4 for m in melds for t in m]
+        # the winner's tile kinds: read_labels looks at them for yaku entries only (most converted logs write none)
+        kinds = [t // 4 for t in result.hand] + [t // 4 for m in melds for t in m] if (
+            "yakus" in event or "yaku" in event) else []  # fmt: skip
         labels = read_labels(event, seat_wind=(seat - rnd.dealer) % self.n, round_wind=rnd.round_wind, kinds=kinds)
         self.quirks |= labels.quirks
         sticks = self.sticks if bonus else 0

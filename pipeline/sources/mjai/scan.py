@@ -7,6 +7,9 @@ whose values are strings without a backslash or a control character, integers of
 no exponent), true, false, null or flat lists of those. Such a line is valid JSON for sure, and its row (the
 kernel's input, what fast.encode_event gives for the parsed event) and the facts the header needs of it (a red
 five's name among its values, an actor of 3) are read here: Python does not parse it unless it is asked for it.
+A draw or discard written as most writers write it (_SHAPES: mjai's key order without spaces, akochan's sorted keys
+with them) is matched byte by byte against its shape first, cut and read at once; any other line (or one of those
+shapes with other spacing or line ending) goes the general way, which gives it the same row and flags.
 Every other line is left to json (stream.py), after a check that it holds exactly one object (brackets balanced,
 strings closed, nothing after it), so that reading those lines alone gives the values reading all lines gives.
 
@@ -59,6 +62,24 @@ _ODD = np.zeros(256, dtype=np.bool_)
 _ODD[[0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0xC2, 0xE2]] = True
 """Bytes that may start a line break of str.splitlines other than LF (looked at closer), and LF itself."""
 _ODD[10] = True
+_ACTOR, _PAI, _BOOL = 1, 2, 3
+"""Placeholders in a _SHAPES line: one digit (the actor), a tile name's 1-3 plain bytes, true or false."""
+_SHAPE_LINES = (
+    (b'{"type":"tsumo","actor":\x01,"pai":"\x02"}', "tsumo"),
+    (b'{"type":"dahai","actor":\x01,"pai":"\x02","tsumogiri":\x03}', "dahai"),
+    (b'{"actor": \x01, "pai": "\x02", "type": "tsumo"}', "tsumo"),
+    (b'{"actor": \x01, "pai": "\x02", "tsumogiri": \x03, "type": "dahai"}', "dahai"),
+)
+"""The draws and discards as most writers put them (mjai's own order, akochan's sorted keys): read byte by byte."""
+_SHAPES = np.zeros((len(_SHAPE_LINES), max(len(line) for line, _ in _SHAPE_LINES)), dtype=np.uint8)
+for _row_at, (_line, _) in enumerate(_SHAPE_LINES):
+    _SHAPES[_row_at, : len(_line)] = np.frombuffer(_line, dtype=np.uint8)
+_SHAPE_LEN = np.array([len(line) for line, _ in _SHAPE_LINES], dtype=np.int64)
+_SHAPE_NAME = np.array([TYPE_NAMES.index(name) for _, name in _SHAPE_LINES], dtype=np.int64)
+_PLAIN_BYTE = np.zeros(256, dtype=np.bool_)
+_PLAIN_BYTE[0x21:0x7F] = True
+_PLAIN_BYTE[[_QUOTE, _BACKSLASH]] = False
+"""The bytes a _SHAPES tile name may hold: printable ASCII but a quote or a backslash (no line break among them)."""
 
 
 @njit(_nrt=False)
@@ -251,6 +272,69 @@ def _one_object(buf: np.ndarray, a: int, b: int) -> bool:
     return False
 
 
+@njit(_nrt=False)
+def _shape_end(buf: np.ndarray, a: int, end: int, shape: int, hit: np.ndarray) -> int:
+    """The position after the line from ``a`` when it is written as _SHAPES[shape] (-1 when not): its actor in
+    hit[0], its tile name's bounds in hit[1:3], its boolean in hit[3] (1: true)."""
+    i = a
+    for j in range(_SHAPE_LEN[shape]):
+        if i >= end:
+            return -1
+        want, c = _SHAPES[shape, j], buf[i]
+        if want > _BOOL:  # a byte of the shape's own (most of them)
+            if c != want:
+                return -1
+            i += 1
+        elif want == _ACTOR:
+            if not 48 <= c <= 57:
+                return -1
+            hit[0], i = c - 48, i + 1
+        elif want == _PAI:
+            hit[1] = i
+            while i < end and i - hit[1] < 3 and _PLAIN_BYTE[buf[i]]:
+                i += 1
+            if i == hit[1]:
+                return -1
+            hit[2] = i  # the closing quote comes next in the shape
+        elif want == _BOOL:
+            if c == ord("t") and i + 4 <= end and buf[i + 1] == ord("r") and buf[i + 2] == ord("u") \
+                    and buf[i + 3] == 101:  # fmt: skip
+                hit[3], i = 1, i + 4
+            elif c == ord("f") and i + 5 <= end and buf[i + 1] == 97 and buf[i + 2] == 108 and buf[i + 3] == 115 \
+                    and buf[i + 4] == 101:  # fmt: skip
+                hit[3], i = 0, i + 5
+            else:
+                return -1
+    return i
+
+
+@njit(_nrt=False)
+def _common_line(buf: np.ndarray, a: int, end: int, f: np.ndarray, consumed: np.ndarray, row: np.ndarray,
+                 hit: np.ndarray) -> int:  # fmt: skip
+    """Read the line starting at ``a`` when it is one of _SHAPES ended by LF, CR LF or the end of the bytes: its row
+    into ``row`` (as _plain_event and _row give it), the end of its object in hit[4] and the start of the next line
+    in hit[5]; return its flags as _plain_event does, -1 when it is none of them (the general reading follows)."""
+    for shape in range(len(_SHAPE_LEN)):
+        close = _shape_end(buf, a, end, shape, hit)
+        if close < 0:
+            continue
+        if close == end or buf[close] == 10:
+            hit[5] = close + 1
+        elif buf[close] == 13 and close + 1 < end and buf[close + 1] == 10:
+            hit[5] = close + 2
+        else:
+            return -1
+        hit[4] = close
+        name, tile_a, tile_b = _SHAPE_NAME[shape], hit[1], hit[2]
+        f[0], f[1], f[2], f[3], f[4], f[5], f[6] = _TYPE_CODE[name], hit[0], _tile(buf, tile_a, tile_b), -99, \
+            hit[3], -1, _ABSENT  # fmt: skip
+        _row(f, consumed, row)
+        red = tile_b - tile_a == 3 and buf[tile_a] == 53 and buf[tile_a + 2] == ord("r") and (
+            buf[tile_a + 1] == ord("m") or buf[tile_a + 1] == ord("p") or buf[tile_a + 1] == ord("s"))  # fmt: skip
+        return (name << 2) | (RED if red else 0) | (ACTOR_3 if hit[0] == 3 else 0)
+    return -1
+
+
 @njit
 def scan(buf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Read a file's bytes (no BOM). Returns (odd, rows, bounds, names, flags): odd 1 when the file must be read
@@ -266,8 +350,15 @@ def scan(buf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.n
     consumed = np.full(4, -1, dtype=np.int64)
     red = np.zeros(7, dtype=np.int64)
     scalar = np.zeros(3, dtype=np.int64)
+    hit = np.zeros(6, dtype=np.int64)
     n, start, end = 0, 0, len(buf)
     while start < end:
+        got = _common_line(buf, start, end, f, consumed, rows[n], hit) if buf[start] == ord("{") else -1
+        if got >= 0:  # a draw or discard as most writers put them: read at once, no byte looked at twice
+            bounds[n, 0], bounds[n, 1] = start, hit[4]
+            names[n], flags[n] = got >> 2, got & 3
+            start, n = hit[5], n + 1
+            continue
         stop = start
         while stop < end:  # one table look-up a byte: LF ends the line, another break byte is looked at closer
             if _ODD[buf[stop]]:
