@@ -14,7 +14,6 @@ from pipeline.schema import arrow_schema, stored_schema
 from pipeline.store.layout import stored_rows
 from pipeline.store.versions import require_readable
 from pipeline.store.warehouse import Warehouse
-from rules.hands import ACTIONS
 
 _PARTS = "read_parquet(getvariable('{table}_files'), union_by_name = true, hive_partitioning = false)"
 """How every staging file reads its table's part files (replaced by an empty table when there are none)."""
@@ -81,7 +80,6 @@ def create_views(
     rollups' views (pipeline.db.rollups: computed from these views until stored ones are attached)."""
     from pipeline.db.rollups import create_rollup_views
 
-    _set_vocabularies(con)
     for table in sql_names("staging") if tables is None else tables:
         if files.get(table):
             con.execute(f"set variable {table}_files = $files", {"files": files[table]})
@@ -122,18 +120,11 @@ def connect_tables(tables: Mapping[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     published (the invariant checks)."""
     con = duckdb.connect()
     con.execute("set threads = 1")  # a worker's own check of its batch: one core is its share
-    _set_vocabularies(con)
     for table in sql_names("staging"):
         rows = tables.get(table)
         _view_over_arrow(con, table, stored_schema(table).empty_table() if rows is None else stored_rows(table, rows))
     _create_macros(con)  # no rollup views: the checks read none (~0.02 s a connection)
     return con
-
-
-def _set_vocabularies(con: duckdb.DuckDBPyConnection) -> None:
-    """Set the variables the staging views decode stored codes with: event_actions (events.action_code's names,
-    rules.hands.ACTIONS)."""
-    con.execute("set variable event_actions = $names", {"names": list(ACTIONS)})
 
 
 def _view_over_arrow(con: duckdb.DuckDBPyConnection, table: str, rows: pa.Table) -> None:

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from pipeline.derive.part_rounds import round_positions, rounds_table, wins_table
 from pipeline.derive.round_arrays import RoundArrays, round_arrays
 from pipeline.schema import TABLES, stored_schema
-from rules.hands import EventArrays
+from rules.hands import CODE, EventArrays
 
 if TYPE_CHECKING:
     import duckdb
@@ -51,10 +51,10 @@ class RoundInputs:
 PartTables = dict[str, pa.Table]
 """A games part's fact tables by name (games, rounds, events, wins, draws...): the same games in each."""
 
-EVENT_COLUMNS = ["game_id", "round_idx", "event_idx", "seat", "action_code", "tile", "from_seat", "meld_tiles"]
-"""The events columns the rules read (as stored: pipeline.schema.stored)."""
+EVENT_COLUMNS = ["game_id", "round_idx", "event_idx", "seat", "action", "tile", "from_seat", "meld_tiles"]
+"""The events columns the rules read."""
 
-DICTIONARY_COLUMNS = ["game_id"]
+DICTIONARY_COLUMNS = ["game_id", "action"]
 """Columns read as the dictionaries they are stored as: looked up value by value, not row by row."""
 
 
@@ -155,11 +155,12 @@ def read_inputs(tables: PartTables) -> RoundInputs:
     events, round_id = _in_round_order(events, round_positions(rounds, events))
     melds = events["meld_tiles"].combine_chunks()
     lengths = pc.list_value_length(melds).fill_null(0).to_numpy(zero_copy_only=False)
+    codes = _action_codes(events["action"])
     arrays = EventArrays(
         round_id=round_id,
         event_idx=events["event_idx"].to_numpy().astype(np.int64),
         seat=events["seat"].fill_null(-1).to_numpy().astype(np.int64),
-        action=events["action_code"].to_numpy().astype(np.int64),  # stored as rules.hands.ACTIONS' codes
+        action=codes.astype(np.int64),
         tile=events["tile"].fill_null(-1).to_numpy().astype(np.int64),
         from_seat=events["from_seat"].fill_null(-1).to_numpy().astype(np.int64),
         meld_offsets=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
@@ -168,6 +169,13 @@ def read_inputs(tables: PartTables) -> RoundInputs:
         has_red_fives=rounds["has_red_fives"].to_numpy(zero_copy_only=False),
     )
     return RoundInputs(rounds, events, wins, arrays)
+
+
+def _action_codes(actions: pa.ChunkedArray) -> np.ndarray:
+    """Each event's rules.hands.CODE of its action (-1 for an action the rules do not know)."""
+    known = pa.array(list(CODE))
+    codes = _per_value(actions, lambda values: pc.index_in(values, value_set=known).fill_null(-1))
+    return np.concatenate([c.to_numpy(zero_copy_only=False) for c in codes]) if codes else np.zeros(0, np.int64)
 
 
 def split_inputs(inputs: RoundInputs, games_per_chunk: int = GAMES_PER_CHUNK) -> Iterator[RoundInputs]:

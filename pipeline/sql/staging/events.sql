@@ -1,13 +1,10 @@
 -- events: one row per draw, discard, call, riichi step, dora reveal and (dis)connection, in order.
 -- Columns and their meaning: pipeline/schema/facts.py (also README "Tables").
 -- The part files are passed in by the loader as the variable events_files. They hold the stored layout
--- (pipeline/schema/stored.py), given back here as the declared columns: action_code is the action's index in
--- the variable event_actions (rules.hands.ACTIONS), flags packs is_red, is_tsumogiri and is_rinshan two bits
--- each (0 null, 1 false, 2 true), tile34 is the tile's kind.
+-- (pipeline/schema/stored.py), given back here as the declared columns: flags packs is_red, is_tsumogiri and
+-- is_rinshan two bits each (0 null, 1 false, 2 true), tile34 is the tile's kind.
 select
-    game_id, round_idx, event_idx, seat,
-    getvariable('event_actions')[action_code + 1] as action,
-    tile,
+    game_id, round_idx, event_idx, seat, action, tile,
     (tile // 4)::tinyint as tile34,
     nullif(flags & 3, 0) = 2 as is_red,
     from_seat,
