@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.sources.tenhou_json.codes import Call
-from pipeline.sources.tenhou_json.ids_kernel import ID_ACTION, ID_FROM, ID_MELD, ID_MELD_N, ID_SEAT, ID_TILE
+from pipeline.sources.tenhou_json.ids_kernel import ID_MELD, ID_MELD_N
 from pipeline.sources.tenhou_json.replay import Ending, Replay
 from pipeline.sources.tenhou_json.round_kernel import COUNT_HELD, COUNT_KITA, COUNT_MELDS, replay_game
-from pipeline.sources.tenhou_json.rows import EventRows
+from pipeline.sources.tenhou_json.rows import RowSpan
 from pipeline.sources.tenhou_json.tiles import RoundIds
 from rules.hands import CODE
 
@@ -109,10 +109,7 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
             _dealt(start_l[r], game.hand_len[r]), dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
             _Held(held, counts, r), _Melds(melds, counts, r), n_kita, last_given, mismatch, last_draw=last_draw,
         )  # fmt: skip
-        a, b = out_start_l[r], out_start_l[r + 1]
-        ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
-                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b],
-                             *_riichi(riichi, accepted))  # fmt: skip
+        ids.rows = RowSpan(columns, meld, out_start_l[r], out_start_l[r + 1], *_riichi(riichi, accepted))
         results.append((Replay([], last_actor, bool(robbed)), ids))
     return results
 
