@@ -14,7 +14,7 @@ import numpy as np
 
 from pipeline.columns import Coded
 from pipeline.sources.event_flags import event_flags
-from pipeline.sources.tenhou_json.rows import EventRows, concatenate
+from pipeline.sources.tenhou_json.rows import EventRows, RowSpan, concatenate
 from pipeline.sources.tenhou_json.tiles import IdEvent
 from rules.hands import ACTIONS
 
@@ -27,15 +27,16 @@ class EventColumns:
     chunks: list[EventRows] = field(default_factory=list)
     round_idx: list[int] = field(default_factory=list)
     """Each chunk's round."""
-    source_index: list[np.ndarray] = field(default_factory=list)
+    source_index: list[np.ndarray | int] = field(default_factory=list)
+    """Each chunk's source indexes, or the first of them when they run on one by one."""
 
     def add_round(self, round_idx: int, events: list[tuple[int, IdEvent]]) -> None:
         """Append one round's events, each with its source index, in order."""
         rows = EventRows.from_events([event for _, event in events])
         self.add_rows(round_idx, rows, np.array([index for index, _ in events], dtype=np.int64).reshape(len(rows)))
 
-    def add_rows(self, round_idx: int, rows: EventRows, source_index: np.ndarray) -> None:
-        """Append one round's event rows with their source indexes."""
+    def add_rows(self, round_idx: int, rows: EventRows | RowSpan, source_index: np.ndarray | int) -> None:
+        """Append one round's event rows with their source indexes (an int: the first, the others following)."""
         self.chunks.append(rows)
         self.round_idx.append(round_idx)
         self.source_index.append(source_index)
@@ -43,13 +44,23 @@ class EventColumns:
     def columns(self) -> dict[str, np.ndarray | Coded]:
         """The events table's columns (game_id excluded)."""
         rows = concatenate(self.chunks)
-        round_idx = np.repeat(np.array(self.round_idx, dtype=np.int64), [len(rows) for rows in self.chunks])
-        source_index = np.concatenate(self.source_index) if self.chunks else np.zeros(0, dtype=np.int64)
+        lengths = [len(rows) for rows in self.chunks]
+        round_idx = np.repeat(np.array(self.round_idx, dtype=np.int64), lengths)
+        source_index = self._source_index(lengths)
         flags = event_flags(round_idx, rows.seat, rows.action, rows.tile, self.has_red_fives)
         out = {"round_idx": round_idx, "seat": rows.seat, "action": Coded(rows.action, ACTIONS), "tile": rows.tile,
                "from_seat": rows.from_seat, "meld_tiles": rows.meld_tiles(), "source_index": source_index,
                **flags}  # fmt: skip
         return {name: out[name] for name in _ORDER}
+
+    def _source_index(self, lengths: list[int]) -> np.ndarray:
+        """The source_index column: each chunk's array, or its first index counted on over its rows."""
+        if not all(type(first) is int for first in self.source_index):
+            return np.concatenate([np.arange(first, first + n, dtype=np.int64) if type(first) is int else first
+                                   for first, n in zip(self.source_index, lengths, strict=True)]
+                                  or [np.zeros(0, dtype=np.int64)])  # fmt: skip
+        at = np.cumsum([0, *lengths[:-1]], dtype=np.int64)  # where each chunk's rows start
+        return np.arange(sum(lengths), dtype=np.int64) + np.repeat(np.array(self.source_index, np.int64) - at, lengths)
 
     def per_round(self, n_rounds: int) -> list[int]:
         """Events of each round."""

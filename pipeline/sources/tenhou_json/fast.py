@@ -10,21 +10,20 @@ ParseError, so errors read as before.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 import numpy as np
 
 from pipeline.sources.tenhou_json.codes import Call
-from pipeline.sources.tenhou_json.ids_kernel import ID_ACTION, ID_FROM, ID_MELD, ID_MELD_N, ID_SEAT, ID_TILE
+from pipeline.sources.tenhou_json.ids_kernel import ID_MELD, ID_MELD_N
 from pipeline.sources.tenhou_json.replay import Ending, Replay
-from pipeline.sources.tenhou_json.round_kernel import replay_game
-from pipeline.sources.tenhou_json.rows import EventRows
+from pipeline.sources.tenhou_json.round_kernel import COUNT_HELD, COUNT_KITA, COUNT_MELDS, replay_game
+from pipeline.sources.tenhou_json.rows import RowSpan
 from pipeline.sources.tenhou_json.tiles import RoundIds
 from rules.hands import CODE
 
 _AFTER = {"draw": 0, "discard": 1}
-RIICHI, ACCEPTED = CODE["riichi"], CODE["riichi_accepted"]
 _NONE: frozenset[int] = frozenset()
 
 
@@ -95,57 +94,69 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     )  # fmt: skip
     columns = np.ascontiguousarray(out[:, : ID_MELD_N + 1].T)  # one copy a game: each round's rows are views
     meld = np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])
-    held_l, held_at = _compact(held, counts[:, 0])
-    meld_rows, meld_at = _compact(melds, counts[:, 1])
-    meld_l = [[t for t in m if t >= 0] for m in meld_rows]
-    lists = [x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, 2])]
-    per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, n_kita_l = lists
-    # every (round, seat)'s lists cut at once (round r's seats at 4 * r ... 4 * r + 3)
-    held_seats = [held_l[a:b] for a, b in pairwise(held_at)]
-    meld_seats = [meld_l[a:b] for a, b in pairwise(meld_at)]
-    dealt_seats = [hand[:n] for hands, lengths in zip(start_l, game.hand_len, strict=True)
-                   for hand, n in zip(hands, lengths, strict=True)]  # fmt: skip
-    riichi, accepted = _riichi_per_round(columns[ID_ACTION], columns[ID_SEAT], out_start)
+    per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, seat_counts = (
+        x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, COUNT_KITA:]))
+    # seat_counts[r]: kita, riichi declared, sticks put down and last draw per seat (COUNT_KITA onwards)
     results: list[tuple[Replay, RoundIds] | None] = []
     for r in range(n_rounds):
         status, last_actor, robbed, last_given, mismatch = per_round_l[r]
         if not status:
             results.append(None)
             continue
-        d0, u0, u1, s = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1], 4 * r
+        d0, u0, u1 = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1]
+        n_kita, riichi, accepted, last_draw = seat_counts[r]
         ids = RoundIds(
-            dealt_seats[s : s + 4], dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [], held_seats[s : s + 4],
-            meld_seats[s : s + 4], n_kita_l[r], last_given, mismatch,
+            _dealt(start_l[r], game.hand_len[r]), dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
+            _Held(held, counts, r), _Melds(melds, counts, r), n_kita, last_given, mismatch, last_draw=last_draw,
         )  # fmt: skip
-        a, b = out_start_l[r], out_start_l[r + 1]
-        ids.rows = EventRows(columns[ID_ACTION, a:b], columns[ID_SEAT, a:b], columns[ID_TILE, a:b],
-                             columns[ID_FROM, a:b], meld[a:b], columns[ID_MELD_N, a:b], riichi.get(r, _NONE),
-                             accepted.get(r, ()))  # fmt: skip
+        ids.rows = RowSpan(columns, meld, out_start_l[r], out_start_l[r + 1], *_riichi(riichi, accepted))
         results.append((Replay([], last_actor, bool(robbed)), ids))
     return results
 
 
-def _riichi_per_round(
-    action: np.ndarray, seat: np.ndarray, out_start: np.ndarray
-) -> tuple[dict[int, set[int]], dict[int, list[int]]]:
-    """By round (its rows at out_start[r]:out_start[r + 1]; a round without any is left out), the seats that
-    declared riichi and the seat of each riichi stick put on the table, in order (EventRows.riichi_seats and
-    accepted_riichi, for every round at once)."""
-    riichi: dict[int, set[int]] = {}
-    accepted: dict[int, list[int]] = {}
-    at = np.flatnonzero((action == RIICHI) | (action == ACCEPTED))
-    if len(at):
-        rounds = np.searchsorted(out_start, at, side="right") - 1  # an empty round's start is the next one's
-        for r, kind, who in zip(rounds.tolist(), action[at].tolist(), seat[at].tolist(), strict=True):
-            if kind == RIICHI:
-                riichi.setdefault(r, set()).add(who)
-            else:
-                accepted.setdefault(r, []).append(who)
-    return riichi, accepted
+def _dealt(hands: list[list[int]], lengths: list[int]) -> list[list[int]]:
+    """A round's dealt ids per seat (replay_game's rows of 13, -1s for a seat without a player: an empty list)."""
+    return hands if 0 not in lengths else [hand if n else [] for hand, n in zip(hands, lengths, strict=True)]
 
 
-def _compact(values: np.ndarray, used: np.ndarray) -> tuple[list, list[int]]:
-    """The first ``used[r, seat]`` entries of ``values[r, seat]`` (held ids, or melds), every (round, seat) after
-    the other, as a list, and where each (round, seat)'s entries start in it (4 * r + seat; one more at the end)."""
-    mask = np.arange(values.shape[2]) < used[:, :, None]
-    return values[mask].tolist(), [0, *np.cumsum(used).tolist()]
+def _riichi(declared: list[int], sticks: list[int]) -> tuple[Set[int], list[int]]:
+    """EventRows.riichi_seats and accepted_riichi from the riichi declared and sticks put down per seat (the
+    sticks' order is not kept: their payments are summed)."""
+    if not any(declared) and not any(sticks):
+        return _NONE, []
+    return ({seat for seat in range(4) if declared[seat]},
+            [seat for seat in range(4) for _ in range(sticks[seat])])  # fmt: skip
+
+
+class _Held(Sequence[list[int]]):
+    """A round's held ids per seat, read from replay_game's arrays when asked (a win or a shown hand reads a seat or
+    two of a round: cutting every seat's list of every round cost more)."""
+
+    __slots__ = ("counts", "held", "r")
+
+    def __init__(self, held: np.ndarray, counts: np.ndarray, r: int) -> None:
+        self.held, self.counts, self.r = held, counts, r
+
+    def __getitem__(self, seat: int) -> list[int]:
+        """The ids ``seat`` holds at the end of the round."""
+        return self.held[self.r, seat, : self.counts[self.r, COUNT_HELD, seat]].tolist()
+
+    def __len__(self) -> int:
+        return 4
+
+
+class _Melds(Sequence[list[list[int]]]):
+    """A round's melds per seat (ids, in call order), read from replay_game's arrays when asked (as _Held)."""
+
+    __slots__ = ("counts", "melds", "r")
+
+    def __init__(self, melds: np.ndarray, counts: np.ndarray, r: int) -> None:
+        self.melds, self.counts, self.r = melds, counts, r
+
+    def __getitem__(self, seat: int) -> list[list[int]]:
+        """The melds of ``seat`` (each its ids, -1 padding left out)."""
+        rows = self.melds[self.r, seat, : self.counts[self.r, COUNT_MELDS, seat]].tolist()
+        return [[t for t in meld if t >= 0] for meld in rows]
+
+    def __len__(self) -> int:
+        return 4

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
 from pipeline.schema import TABLES, new_buffers
@@ -33,7 +31,7 @@ from pipeline.sources.tenhou_json.fast import GameLists, replay_rounds
 from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
 from pipeline.sources.tenhou_json.results import OutcomeBuilder
 from pipeline.sources.tenhou_json.round import Kyoku, Prepared, finish_kyoku, prepare_kyoku
-from pipeline.sources.tenhou_json.rows import EventRows
+from pipeline.sources.tenhou_json.rows import EventRows, RowSpan
 
 SOURCE = "tenhou_json"
 
@@ -121,7 +119,7 @@ class _GameReader:
         start = self._next_index()
         self.quirks |= outcome.quirks
         rows = self._with_connections(round_idx, kyoku)
-        self.events.add_rows(round_idx, rows, np.arange(self.index, self.index + len(rows), dtype=np.int64))
+        self.events.add_rows(round_idx, rows, self.index)
         self.index += len(rows)
         for table, rows in (("wins", outcome.wins), ("draws", outcome.draws)):
             for row in rows:
@@ -135,7 +133,7 @@ class _GameReader:
         }  # fmt: skip
         self.rows["rounds"].append(rnd)
 
-    def _with_connections(self, round_idx: int, kyoku: Kyoku) -> EventRows:
+    def _with_connections(self, round_idx: int, kyoku: Kyoku) -> EventRows | RowSpan:
         """The round's events with its disconnections and reconnections put in at their step."""
         items = self.connections.get(round_idx)
         return kyoku.ids.rows.inserted(sorted(items, reverse=True)) if items else kyoku.ids.rows

@@ -131,10 +131,10 @@ class OutcomeBuilder:
         ids = self.kyoku.ids
         if not is_tsumo:
             return ids.last_given
-        draws = ids.rows.draws_of(seat)
-        if not draws or self.kyoku.replay.last_actor != seat:
+        last = ids.last_draw[seat] if ids.last_draw is not None else (ids.rows.draws_of(seat) or [-1])[-1]
+        if last < 0 or self.kyoku.replay.last_actor != seat:
             raise ParseError(f"tsumo by seat {seat}, who did not draw last")
-        return draws[-1]
+        return last
 
     def _draw(self, result: list[Any], quirks: set[str]) -> dict[str, Any]:
         name = result[0]

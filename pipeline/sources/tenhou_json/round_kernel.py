@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.sources.tenhou_json.ids_kernel import ID_WIDTH, MAX_HELD, MAX_MELDS, number_round
-from pipeline.sources.tenhou_json.replay_kernel import replay_first_choice
+from pipeline.sources.tenhou_json.ids_kernel import (
+    ID_ACTION,
+    ID_SEAT,
+    ID_TILE,
+    ID_WIDTH,
+    MAX_HELD,
+    MAX_MELDS,
+    number_round,
+)
+from pipeline.sources.tenhou_json.replay_kernel import ACCEPTED, DRAW, RIICHI, replay_first_choice
 from rules.compiled import njit
+
+COUNT_HELD, COUNT_MELDS, COUNT_KITA, COUNT_RIICHI, COUNT_ACCEPTED, COUNT_LAST_DRAW, COUNT_ROWS = range(7)
+"""Rows of replay_game's per-round ``counts`` (one value per seat each)."""
 
 
 @njit(_nrt=False)
@@ -32,8 +43,16 @@ def _copy(numbered: tuple, r: int, o: int, d0: int, u0: int, out: np.ndarray, st
         for m in range(melds.shape[2]):
             for k in range(4):
                 melds[r, seat, m, k] = numbered[7][seat, m, k]
-        counts[r, 0, seat], counts[r, 1, seat] = numbered[6][seat], numbered[8][seat]
-        counts[r, 2, seat] = numbered[9][seat]
+        counts[r, COUNT_HELD, seat], counts[r, COUNT_MELDS, seat] = numbered[6][seat], numbered[8][seat]
+        counts[r, COUNT_KITA, seat] = numbered[9][seat]
+    for i in range(rows.shape[0]):  # per seat: riichi declared, sticks put down, the id drawn last
+        seat = rows[i, ID_SEAT]
+        if rows[i, ID_ACTION] == RIICHI:
+            counts[r, COUNT_RIICHI, seat] += 1
+        elif rows[i, ID_ACTION] == ACCEPTED:
+            counts[r, COUNT_ACCEPTED, seat] += 1
+        elif rows[i, ID_ACTION] == DRAW:
+            counts[r, COUNT_LAST_DRAW, seat] = rows[i, ID_TILE]
 
 
 @njit
@@ -50,7 +69,8 @@ def replay_game(dealt: np.ndarray, hand_len: np.ndarray, takes: np.ndarray, take
     last, whether a robbed closed kan's indicator was taken out, the last tile given and the dora count mismatch;
     the numbered event rows of every round (round ``r``'s at ``out_start[r]:out_start[r + 1]``); hands_start ids
     (R, 4, 13); dora ids (round ``r``'s ``n_dora[r]`` from ``dora_start[r]``); ura ids (at ``ura_start``); held
-    ids (R, 4, MAX_HELD) and their counts; melds (R, 4, MAX_MELDS, 4) and their counts; kita per seat."""
+    ids (R, 4, MAX_HELD) and their counts; melds (R, 4, MAX_MELDS, 4) and their counts; per seat (``counts[r]``
+    rows, COUNT_*) its held ids, melds, kita, riichi declared, riichi sticks put down and the id it drew last (-1)."""
     n_rounds = len(dealer)
     per_round = np.zeros((n_rounds, 5), dtype=np.int64)  # status, last actor, robbed, last given, mismatch
     room = 0
@@ -64,7 +84,8 @@ def replay_game(dealt: np.ndarray, hand_len: np.ndarray, takes: np.ndarray, take
     ura_ids = np.full(len(ura), -1, dtype=np.int64)
     held = np.full((n_rounds, 4, MAX_HELD), -1, dtype=np.int64)
     melds = np.full((n_rounds, 4, MAX_MELDS, 4), -1, dtype=np.int64)
-    counts = np.zeros((n_rounds, 3, 4), dtype=np.int64)  # held, melds, kita per seat
+    counts = np.zeros((n_rounds, COUNT_ROWS, 4), dtype=np.int64)
+    counts[:, COUNT_LAST_DRAW] = -1
     o = 0
     for r in range(n_rounds):
         out_start[r] = o

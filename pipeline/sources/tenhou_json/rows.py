@@ -25,10 +25,6 @@ class EventRows:
     from_seat: np.ndarray
     meld: np.ndarray
     meld_n: np.ndarray
-    riichi: Set[int] | None = None
-    """riichi_seats() when known already (fast.replay_rounds reads it for every round of a game at once)."""
-    accepted: Sequence[int] | None = None
-    """accepted_riichi() when known already (likewise)."""
 
     def __len__(self) -> int:
         return len(self.action)
@@ -53,14 +49,10 @@ class EventRows:
 
     def riichi_seats(self) -> set[int]:
         """The seats that declared riichi."""
-        if self.riichi is not None:
-            return set(self.riichi)
         return set(self.seat[self.action == RIICHI].tolist())
 
     def accepted_riichi(self) -> list[int]:
         """The seat of each riichi stick put on the table, in order."""
-        if self.accepted is not None:
-            return list(self.accepted)
         return self.seat[self.action == ACCEPTED].tolist()
 
     def draws_of(self, seat: int) -> list[int]:
@@ -81,10 +73,65 @@ class EventRows:
         return rows
 
 
-def concatenate(chunks: list[EventRows]) -> EventRows:
-    """The rows of every chunk, in order."""
-    if not chunks:
+@dataclass
+class RowSpan:
+    """Rows ``start:stop`` of a game's compiled event rows (fast.replay_rounds: ``columns`` holds the action, seat,
+    tile, from_seat and meld_n rows, ``meld`` the melds' ids), cut as EventRows only when asked: the spans of
+    consecutive rounds are one cut of the game's rows (concatenate)."""
+
+    columns: np.ndarray
+    meld: np.ndarray
+    start: int
+    stop: int
+    riichi: Set[int]
+    """The seats that declared riichi (replay_game counts them)."""
+    accepted: Sequence[int]
+    """The seat of each riichi stick put on the table (their order is not kept: their payments are summed)."""
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def rows(self) -> EventRows:
+        """The span as EventRows (views of the game's rows)."""
+        a, b = self.start, self.stop
+        action, seat, tile, from_seat, meld_n = self.columns[:, a:b]
+        return EventRows(action, seat, tile, from_seat, self.meld[a:b], meld_n)
+
+    def riichi_seats(self) -> set[int]:
+        """EventRows.riichi_seats."""
+        return set(self.riichi)
+
+    def accepted_riichi(self) -> list[int]:
+        """EventRows.accepted_riichi, up to the order."""
+        return list(self.accepted)
+
+    def draws_of(self, seat: int) -> list[int]:
+        """EventRows.draws_of."""
+        return self.rows().draws_of(seat)
+
+    def inserted(self, items: list[tuple[int, int, str]]) -> EventRows:
+        """EventRows.inserted."""
+        return self.rows().inserted(items)
+
+
+def concatenate(chunks: list[EventRows | RowSpan]) -> EventRows:
+    """The rows of every chunk, in order (spans that follow each other in one game's rows cut at once)."""
+    pieces: list[EventRows | RowSpan] = []
+    for chunk in chunks:  # once a round
+        last = pieces[-1] if pieces else None
+        if isinstance(chunk, RowSpan) and isinstance(last, RowSpan) and last.columns is chunk.columns \
+                and last.stop == chunk.start:  # fmt: skip
+            pieces[-1] = RowSpan(last.columns, last.meld, last.start, chunk.stop, _NONE, ())
+        else:
+            pieces.append(chunk)
+    parts = [p.rows() if isinstance(p, RowSpan) else p for p in pieces]
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return EventRows(empty, empty, empty, empty, np.zeros((0, 4), dtype=np.int64), empty)
     names = ("action", "seat", "tile", "from_seat", "meld", "meld_n")
-    return EventRows(*(np.concatenate([getattr(c, name) for c in chunks]) for name in names))
+    return EventRows(*(np.concatenate([getattr(c, name) for c in parts]) for name in names))
+
+
+_NONE: frozenset[int] = frozenset()

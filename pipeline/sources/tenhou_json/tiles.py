@@ -10,6 +10,7 @@ same kind takes another copy when the seat holds one, so ``is_tsumogiri`` reads 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +40,8 @@ class RoundIds:
     dora: list[int]
     ura: list[int]
     events: list[IdEvent]
-    held: list[list[int]]
-    melds: list[list[list[int]]]
+    held: Sequence[list[int]]
+    melds: Sequence[list[list[int]]]
     n_kita: list[int]
     last_given: int = -1
     """The id of the last tile discarded, added to a kan, kanned closed or set aside as kita (a ron or
@@ -50,6 +51,9 @@ class RoundIds:
     rows: Any = None
     """The events as rows.EventRows (what the parser and results read; ``events`` stays empty on the compiled
     path)."""
+    last_draw: list[int] | None = None
+    """Per seat, the id it drew last (-1: none), when known already (the compiled path reads it for every round
+    at once; else EventRows.draws_of)."""
 
 
 class _Allocator(CopyAllocator):
