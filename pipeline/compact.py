@@ -39,6 +39,7 @@ from pipeline.schema import CURRENT_FACT_VERSIONS, DERIVED_TABLES, TABLES, store
 from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import AtomicParquetWriter, read_part, remove_orphaned_temp_files
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
+from pipeline.store.upgrade import upgrade_stored_layouts
 from pipeline.store.warehouse import Warehouse
 
 DEFAULT_MAX_GAMES = 5_000
@@ -129,6 +130,7 @@ def compact(
         root = warehouse.root
         recover(root)  # finish or discard what a killed run left staged
         remove_orphaned_temp_files(root)
+        upgrade_stored_layouts(warehouse)  # facts of an older stored layout rewritten: mergeable with the rest
         tables = (*TABLES, *DERIVED_TABLES)
         report = CompactReport(parts_before={t: len(warehouse.table_files(t)) for t in tables})
         stale = set(stale_parts(warehouse))

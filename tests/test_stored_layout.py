@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.compact import compact
 from pipeline.db.connection import connect, connect_tables
 from pipeline.derive.run import derive
 from pipeline.errors import WarehouseError
@@ -61,6 +62,16 @@ def _mark_version(part: Path, version: bytes) -> None:
     pq.write_table(table.replace_schema_metadata({**table.schema.metadata, b"paipu_schema_version": version}), part)
 
 
+def _unpack(part: Path) -> None:
+    """Rewrite an events part as paipu wrote it before schema 8: the declared columns (its view's rows), schema
+    version 7 in the footer."""
+    declared = connect_tables({"events": pq.read_table(part, partitioning=None)}).sql(
+        "select * from events order by game_id, round_idx, event_idx"
+    )
+    rows = declared.to_arrow_table().cast(arrow_schema("events"))
+    pq.write_table(rows.replace_schema_metadata({b"paipu_schema_version": b"7"}), part)
+
+
 @pytest.fixture
 def sample_warehouse(tmp_path: Path) -> Warehouse:
     """The bundled sample ingested (and derived) into a new warehouse."""
@@ -69,15 +80,40 @@ def sample_warehouse(tmp_path: Path) -> Warehouse:
     return warehouse
 
 
-def test_events_of_the_unpacked_layout_ask_to_ingest_again(sample_warehouse: Warehouse) -> None:
-    _mark_version(sample_warehouse.table_files("events")[0], b"7")
-    remedy = r"events .* schema version 7.*ingest the logs again"
-    with pytest.raises(WarehouseError, match=remedy):
+def _events(warehouse: Warehouse) -> list[tuple]:
+    """Every row of the events view, in order."""
+    return connect(warehouse).sql("select * from events order by all").fetchall()
+
+
+def test_events_of_the_unpacked_layout_are_rewritten_by_derive(sample_warehouse: Warehouse) -> None:
+    before = _events(sample_warehouse)
+    parts = sample_warehouse.table_files("events")
+    for part in parts:
+        _unpack(part)
+    with pytest.raises(WarehouseError, match=r"events .* schema version 7.*paipu derive"):
         connect(sample_warehouse)
-    with pytest.raises(WarehouseError, match=remedy):
-        derive(sample_warehouse)
-    with pytest.raises(WarehouseError, match=remedy):
+    derive(sample_warehouse)  # the remedy the message names
+    assert [pq.read_schema(p).names for p in parts] == [stored_schema("events").names] * len(parts)
+    assert _events(sample_warehouse) == before
+
+
+@pytest.mark.parametrize("command", ["ingest", "compact"])
+def test_ingest_and_compact_rewrite_them_too(sample_warehouse: Warehouse, command: str) -> None:
+    before = _events(sample_warehouse)
+    for part in sample_warehouse.table_files("events"):
+        _unpack(part)
+    if command == "ingest":
         ingest([SAMPLE], sample_warehouse)
+    else:
+        compact(sample_warehouse)
+    assert all(pq.read_schema(p).names == stored_schema("events").names for p in sample_warehouse.table_files("events"))
+    assert _events(sample_warehouse) == before
+
+
+def test_a_part_of_an_unknown_version_asks_to_ingest_again(sample_warehouse: Warehouse) -> None:
+    _mark_version(sample_warehouse.table_files("events")[0], b"99")
+    with pytest.raises(WarehouseError, match=r"events .* schema version 99.*ingest the logs again"):
+        derive(sample_warehouse)
 
 
 def test_other_facts_of_an_older_version_are_still_read(sample_warehouse: Warehouse) -> None:
@@ -86,3 +122,15 @@ def test_other_facts_of_an_older_version_are_still_read(sample_warehouse: Wareho
         _mark_version(part, b"3")
     n_rounds = sum(pq.read_metadata(p).num_rows for p in rounds)
     assert connect(sample_warehouse).execute("select count(*) from rounds").fetchall()[0][0] == n_rounds
+
+
+def test_an_old_part_without_the_declared_columns_is_named(sample_warehouse: Warehouse) -> None:
+    parts = sample_warehouse.table_files("events")
+    for part in parts:
+        _unpack(part)
+    pq.write_table(pa.table({"game_id": ["x"]}).replace_schema_metadata({b"paipu_schema_version": b"7"}), parts[-1])
+    with pytest.raises(WarehouseError, match=f"{parts[-1].name} does not hold the declared columns of table events"):
+        derive(sample_warehouse)
+    assert not (sample_warehouse.root / "_staging").exists() or not any((sample_warehouse.root / "_staging").iterdir())
+    for part in parts[:-1]:  # nothing rewritten: one transaction
+        assert pq.read_schema(part).names == arrow_schema("events").names

@@ -25,6 +25,7 @@ from pipeline.schema import DERIVED_TABLES, SCHEMA_VERSION, arrow_schema, to_arr
 from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import AtomicParquetWriter
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
+from pipeline.store.upgrade import upgrade_stored_layouts
 from pipeline.store.versions import require_readable
 from pipeline.store.warehouse import Warehouse
 
@@ -63,10 +64,12 @@ def derive(
     Parts run on ``workers`` local processes (or the Dask ``scheduler``: see pipeline.executors); each
     part's derived tables are published together. ``on_part(n_games)`` is called after each part. Raises
     WarehouseError when a part cannot be read or written, or its facts were written by a schema version this
-    paipu does not read (pipeline.store.versions).
+    paipu does not read (pipeline.store.versions). Fact parts of an older stored layout are rewritten first
+    (pipeline.store.upgrade).
     """
     with warehouse_lock(warehouse.root, "derive"):  # one writer at a time (reentrant: ingest may hold it)
         recover(warehouse.root)
+        upgrade_stored_layouts(warehouse)  # facts of an older stored layout rewritten in the current one
         require_readable(warehouse, derived=False)  # old derived tables are what this replaces; old facts are not
         games_root = warehouse.root / "games"
         todo = sorted(parts) if parts is not None else warehouse.table_files("games")

@@ -32,6 +32,7 @@ from pipeline.store.lock import warehouse_lock
 from pipeline.store.parquet import remove_orphaned_temp_files
 from pipeline.store.stored_index import StoredIndex
 from pipeline.store.transaction import Transaction, recover, remove_empty_staging
+from pipeline.store.upgrade import upgrade_stored_layouts
 from pipeline.store.versions import require_readable
 from pipeline.store.warehouse import Warehouse
 
@@ -57,7 +58,8 @@ def ingest(
     ``on_file(n_games)`` is called for each file as its batch is committed (progress display); ``file_format``
     (a PARSERS name) forces the format instead of detecting it from each file's content. Raises
     FileNotFoundError for a missing input path and WarehouseError when the warehouse cannot be written (or
-    holds facts of a schema version this paipu does not read: pipeline.store.versions);
+    holds facts of a schema version this paipu does not read: pipeline.store.versions; facts of an older stored
+    layout are rewritten first, pipeline.store.upgrade);
     per-file problems never raise. ``files``: ``discover_paths(paths)`` when the caller already has it (the
     list is consumed: each file's place is emptied as its entries are made, containers opened batch by batch).
     ``rehash`` reads every file the manifest holds to compare its content hash, even when its size and
@@ -70,6 +72,7 @@ def ingest(
         if warehouse.root.is_dir():
             recover(warehouse.root)  # finish or discard what a killed run left staged
             remove_orphaned_temp_files(warehouse.root)
+            upgrade_stored_layouts(warehouse)  # facts of an older stored layout rewritten in the current one
             require_readable(warehouse, derived=False)  # never new parts beside facts stored otherwise
         index = ManifestIndex.of_warehouse(warehouse)
         dedup = Deduplicator(StoredIndex.of_warehouse(warehouse))

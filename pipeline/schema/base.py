@@ -9,9 +9,10 @@ import pyarrow as pa
 SCHEMA_VERSION = "8"
 """Bumped whenever a table's columns change; stored in every Parquet file's key-value metadata."""
 
-CURRENT_FACT_VERSIONS = (SCHEMA_VERSION,)
+CURRENT_FACT_VERSIONS = ("3", "4", "5", "6", "7", SCHEMA_VERSION)
 """Schema versions whose fact tables have the current columns: their parts are read, compacted and derived as
-they are (8 stored events packed: pipeline.schema.stored; 4-7 changed only derived tables)."""
+they are (4-7 changed only derived tables; 8 stores events packed, pipeline.schema.stored: their older parts are
+rewritten so before anything else reads them, pipeline.store.upgrade)."""
 
 I8, I16, I32, I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()
 U8 = pa.uint8()
