@@ -26,6 +26,7 @@ import hashlib
 import importlib
 import multiprocessing
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -340,14 +341,26 @@ def sniff_formats(files: list[str], limit: int = SNIFF_FILES) -> set[str]:
     step = max(1, len(files) // limit)
     formats: set[str] = set()
     for path in files[::step][:limit]:
-        try:
-            with open(path, "rb") as f:
-                fmt = detect_format(f.read(SNIFF_BYTES))
-        except (OSError, TypeError, ValueError):
-            continue
+        head = _regular_file_head(path)
+        fmt = detect_format(head) if head is not None else None
         if fmt is not None:
             formats.add(fmt)
     return formats
+
+
+def _regular_file_head(path: str) -> bytes | None:
+    """The first SNIFF_BYTES of a regular file; None for anything else or an unreadable file. Opened without
+    blocking and its kind checked before reading: a FIFO among the inputs (the ingest skips it) never waits for a
+    writer here."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, TypeError, ValueError):
+        return None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            return f.read(SNIFF_BYTES) if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else None
+        except OSError:
+            return None
 
 
 def prepare_ingest(

@@ -278,3 +278,18 @@ def test_the_signature_list_ships_with_the_package() -> None:
 
     package_data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     assert "kernel_signatures.txt" in package_data["pipeline"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_first_run_looks_at_regular_files_only(tmp_path: Path, shared_logs: Path) -> None:
+    """The look at some inputs before a first run's compile never opens a FIFO for a blocking read (it would wait
+    for a writer forever: the ingest itself skips FIFOs); the regular files are still told apart."""
+    from pipeline.precompile import sniff_formats
+
+    fifo = tmp_path / "a.fifo"
+    os.mkfifo(fifo)
+    log = shared_logs / "tenhou-xml/mjx/tests_py/resources/mjlog/2020052700gm-00a9-0000-75a4695c.mjlog"
+    code = f"from pipeline.precompile import sniff_formats; print(sorted(sniff_formats({[str(fifo), str(log)]!r})))"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert child.stdout.strip() == "['tenhou_xml']", child.stderr
+    assert sniff_formats([str(tmp_path / "missing.xml")]) == set()
