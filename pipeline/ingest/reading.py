@@ -58,6 +58,8 @@ def detect_format(data: bytes) -> str | None:
             return tenhou_xml.SOURCE
     if b"<mjloggm" in data[:4096]:
         return tenhou_xml.SOURCE
+    if mjai.starts_like(data):  # its first line tells: no other format's 64 KiB search
+        return mjai.SOURCE
     if tenhou_json.looks_like(data):
         return tenhou_json.SOURCE
     if majsoul.looks_like(data):

@@ -86,14 +86,15 @@ and event type for anything else.
 
 from pipeline import lazy_exports
 
-__all__ = ["SOURCE", "looks_like", "parse"]
+__all__ = ["SOURCE", "looks_like", "parse", "starts_like"]
 
 # the parser (and its compiled core) is imported when first used: detecting a format reads the head only
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "SOURCE": "pipeline.sources.mjai.parser",
-        "looks_like": "pipeline.sources.mjai.stream",
+        "looks_like": "pipeline.sources.mjai.detect",
+        "starts_like": "pipeline.sources.mjai.detect",
         "parse": "pipeline.sources.mjai.parser",
     },
 )

@@ -8,7 +8,6 @@ at ``start_game``; events before the first one are a game of their own (a stream
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -18,16 +17,8 @@ import numpy as np
 
 from pipeline.errors import NotALogError, ParseError
 from pipeline.sources import json_text
+from pipeline.sources.mjai.detect import looks_like
 from pipeline.sources.mjai.scan import ACTOR_3, JSON, RED, TYPE_NAMES, scan
-
-_HEAD = re.compile(rb'"type"\s*:\s*"start_(?:game|kyoku)"')
-
-
-def looks_like(data: bytes) -> bool:
-    """Return whether the bytes look like mjai JSON lines: text starting with a JSON object or list that
-    holds a ``"type": "start_game"`` (or ``start_kyoku``) event in its first 64 KiB. Plain bytes only."""
-    head = data[:65536].removeprefix(b"\xef\xbb\xbf").lstrip()
-    return head[:1] in (b"{", b"[") and _HEAD.search(head) is not None
 
 
 class Events:
