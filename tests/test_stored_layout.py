@@ -8,7 +8,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.compact import compact
 from pipeline.db.connection import connect, connect_tables
 from pipeline.derive.run import derive
@@ -92,9 +94,12 @@ def test_events_of_the_unpacked_layout_are_rewritten_by_derive(sample_warehouse:
         _unpack(part)
     with pytest.raises(WarehouseError, match=r"events .* schema version 7.*paipu derive"):
         connect(sample_warehouse)
-    derive(sample_warehouse)  # the remedy the message names
+    result = CliRunner().invoke(app, ["derive", "-w", str(sample_warehouse.root)])  # the remedy the message names
+    assert result.exit_code == 0, result.output
+    assert f"rewrote {len(parts)} fact parts of an older paipu" in result.output
     assert [pq.read_schema(p).names for p in parts] == [stored_schema("events").names] * len(parts)
     assert _events(sample_warehouse) == before
+    assert derive(sample_warehouse).upgraded == 0  # once
 
 
 @pytest.mark.parametrize("command", ["ingest", "compact"])

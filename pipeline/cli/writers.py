@@ -194,6 +194,8 @@ def _derive_with_progress(
 
         report = derive(warehouse, parts, on_part=on_part, workers=workers, scheduler=scheduler)
     seconds = time.perf_counter() - start
+    if report.upgraded:
+        out.print(f"rewrote {report.upgraded} fact parts of an older paipu in the current stored layout")
     rows = ", ".join(f"{table} {n}" for table, n in (report.rows or {}).items())
     out.print(f"derived: {games} games in {report.parts} parts ({seconds:.1f} s): {rows}")
 

@@ -36,6 +36,8 @@ class DeriveReport:
 
     parts: int = 0
     rows: dict[str, int] | None = None
+    upgraded: int = 0
+    """Fact parts of an older stored layout rewritten first (pipeline.store.upgrade)."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +71,11 @@ def derive(
     """
     with warehouse_lock(warehouse.root, "derive"):  # one writer at a time (reentrant: ingest may hold it)
         recover(warehouse.root)
-        upgrade_stored_layouts(warehouse)  # facts of an older stored layout rewritten in the current one
+        upgraded = upgrade_stored_layouts(warehouse)  # facts of an older stored layout rewritten in the current one
         require_readable(warehouse, derived=False)  # old derived tables are what this replaces; old facts are not
         games_root = warehouse.root / "games"
         todo = sorted(parts) if parts is not None else warehouse.table_files("games")
-        report = DeriveReport(rows=dict.fromkeys(DERIVED_TABLES, 0))
+        report = DeriveReport(rows=dict.fromkeys(DERIVED_TABLES, 0), upgraded=upgraded)
         jobs = [DeriveJob(warehouse.root, part.relative_to(games_root), uuid.uuid4().hex) for part in todo]
         with executor(workers, scheduler, len(jobs)) as pool:
             for job, (n_games, rows) in zip(jobs, ordered(pool, run_derive_job, jobs), strict=True):
