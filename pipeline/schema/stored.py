@@ -34,4 +34,4 @@ STORED_TABLES: dict[str, list[Column]] = {"events": EVENTS_STORED}
 
 STORED_SINCE = {"events": 8}
 """The schema version from which each table of STORED_TABLES has its stored layout (older parts hold the
-declared columns and are not read as they are: ingest the logs again)."""
+declared columns: pipeline.store.upgrade rewrites them before they are read)."""

@@ -18,7 +18,7 @@ from pipeline.schema import STORED_SINCE, arrow_schema, stored_schema
 from pipeline.store.layout import stored_rows
 from pipeline.store.parquet import AtomicParquetWriter
 from pipeline.store.transaction import Transaction
-from pipeline.store.versions import READABLE_FACT_VERSIONS, part_version
+from pipeline.store.versions import part_version, predates_stored_layout
 from pipeline.store.warehouse import Warehouse
 
 
@@ -28,16 +28,11 @@ def outdated_parts(warehouse: Warehouse) -> list[tuple[str, Path]]:
     first part is in its stored layout has all of them so (an upgrade rewrites all at once, and this paipu
     writes no other), so only its first footer is read then."""
     found = []
-    for table, since in STORED_SINCE.items():
+    for table in STORED_SINCE:
         parts = warehouse.table_files(table)
-        if parts and _outdated(part_version(parts[0]), since):
-            found += [(table, part) for part in parts if _outdated(part_version(part), since)]
+        if parts and predates_stored_layout(table, part_version(parts[0])):
+            found += [(table, part) for part in parts if predates_stored_layout(table, part_version(part))]
     return found
-
-
-def _outdated(version: str, since: int) -> bool:
-    """Whether a part of schema ``version`` is read once rewritten in a layout stored since version ``since``."""
-    return version in READABLE_FACT_VERSIONS and int(version) < since
 
 
 def upgrade_stored_layouts(warehouse: Warehouse) -> int:

@@ -47,15 +47,21 @@ def require_readable(warehouse: Warehouse, derived: bool = True) -> None:
         )
 
 
+def predates_stored_layout(table: str, version: str) -> bool:
+    """Whether a fact table's parts of schema ``version`` are read once rewritten (pipeline.store.upgrade): a
+    readable version older than the table's stored layout (STORED_SINCE)."""
+    return version in READABLE_FACT_VERSIONS and int(version) < STORED_SINCE.get(table, 0)
+
+
 def _readable_fact(table: str, version: str) -> bool:
     """Whether a fact table's parts of schema ``version`` are read as they are."""
-    return version in READABLE_FACT_VERSIONS and int(version) >= STORED_SINCE.get(table, 0)
+    return version in READABLE_FACT_VERSIONS and not predates_stored_layout(table, version)
 
 
 def _remedy(table: str, version: str) -> str:
     """What to run for a table's parts of a schema ``version`` this paipu does not read as they are."""
     if table in DERIVED_TABLES:
         return "run `paipu derive`"
-    if version in READABLE_FACT_VERSIONS:  # stored otherwise since: rewritten by derive (pipeline.store.upgrade)
+    if predates_stored_layout(table, version):  # rewritten by derive (pipeline.store.upgrade)
         return f"run `paipu derive` (it rewrites the {table} parts in their current layout first)"
     return "ingest the logs again into a new warehouse"
