@@ -54,8 +54,11 @@ class GameLists:
 
     def call(self, call: Call) -> int:
         """Append a call's row; return its code in a list (-1 - its row)."""
-        self.calls.extend([CODE[call.kind], call.tile, len(call.tiles), *call.tiles, *_PAD[len(call.tiles) :],
-                           call.from_rel])  # fmt: skip
+        return self.add_call(call_row(call))
+
+    def add_call(self, row: tuple[int, ...]) -> int:
+        """Append a call's row (call_row); return its code in a list (-1 - its row)."""
+        self.calls.extend(row)
         return -(len(self.calls) // 8)
 
     def add_round(
@@ -77,6 +80,11 @@ class GameLists:
 
 
 _PAD, _PAD13 = (0, 0, 0, 0), (0,) * 13
+
+
+def call_row(call: Call) -> tuple[int, ...]:
+    """A call's row of GameLists.calls: kind code, tile, number of tiles, the tiles (four slots) and from_rel."""
+    return (CODE[call.kind], call.tile, len(call.tiles), *call.tiles, *_PAD[len(call.tiles) :], call.from_rel)
 
 
 def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, RoundIds] | None]:

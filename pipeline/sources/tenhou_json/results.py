@@ -6,6 +6,8 @@ second ron, after the first winner's payments), as the XML's ``sc`` shows them.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any
 
 from pipeline.errors import ParseError
@@ -22,10 +24,14 @@ URA_DORA = 53
 """Tenhou yaku id of ura dora: the XML lists it (0 han) on every riichi win; Tenhou's JSON omits 0 han."""
 
 _RED_IDS = frozenset({16, 52, 88})
+_INT = frozenset({int})
+_STR = frozenset({str})
 
 
 def _deltas(value: Any) -> list[int]:
     """A result's score changes per seat (a three-seat list gets a 0 for the fourth seat)."""
+    if type(value) is list and 3 <= len(value) <= 4 and _INT.issuperset(map(type, value)):  # plain ints at C speed
+        return value + [0] if len(value) == 3 else list(value)
     if not isinstance(value, list) or len(value) < 3 or not all(isinstance(v, int | float) for v in value):
         raise ParseError(f"malformed score changes {value!r}")
     return ([int(v) for v in value] + [0])[:4]
@@ -51,6 +57,25 @@ def _yaku(
     """Yaku ids, han each and whether the hand is a yakuman, from a win's yaku entries and the winner's winds:
     kita merged into the dora, Tenhou's 0-han ura dora restored, and (``double_yakuman``: the game's rules
     count them twice) the double yakuman a converter writes as '(役満)' at 26 han."""
+    if _STR.issuperset(map(type, entries)):  # strings: the same lists come back game after game
+        ids, han, is_yakuman = _string_yaku(tuple(entries), seat_wind, round_wind, double_yakuman)
+        return list(ids), list(han), is_yakuman
+    return _read_yaku(entries, seat_wind, round_wind, double_yakuman)
+
+
+@functools.lru_cache(maxsize=4096)  # errors are not kept: they are raised again
+def _string_yaku(
+    entries: tuple[str, ...], seat_wind: int, round_wind: int, double_yakuman: bool
+) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """_yaku of string entries, as tuples (the callers get their own lists)."""
+    ids, han, is_yakuman = _read_yaku(entries, seat_wind, round_wind, double_yakuman)
+    return tuple(ids), tuple(han), is_yakuman
+
+
+def _read_yaku(
+    entries: Sequence[Any], seat_wind: int, round_wind: int, double_yakuman: bool
+) -> tuple[list[int], list[int], bool]:
+    """_yaku, read entry by entry."""
     parsed = [parse_yaku(e, seat_wind, round_wind) for e in entries]
     ids, han = _merged(parsed)
     if double_yakuman:

@@ -9,6 +9,7 @@ runs the Python search on the kyoku's lists read again as Python items.
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from pipeline.sources.tenhou_json.codes import (
     check_code,
     parse_call,
 )
-from pipeline.sources.tenhou_json.fast import GameLists
+from pipeline.sources.tenhou_json.fast import GameLists, call_row
 from pipeline.sources.tenhou_json.replay import Ending, Item, Replay, Replayer, RoundLists
 from pipeline.sources.tenhou_json.tiles import IdAssigner, RoundIds
 
@@ -159,14 +160,25 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
         if type(value) is int and value in codes:
             out.append(value)
             continue
-        item = _item(value, gives)
-        if type(item) is int:
-            out.append(item)
-            continue
+        if type(value) is str:  # a call string: read once a process
+            item, row = _call_of(value, gives)
+            out.append(game.add_call(row))
+        else:
+            item = _item(value, gives)
+            if type(item) is int:
+                out.append(item)
+                continue
+            out.append(game.call(item))
         if item.kind == "chi" and first_chi is None:
             first_chi = item
-        out.append(game.call(item))
     return first_chi
+
+
+@functools.lru_cache(maxsize=4096)  # the same strings come back in every game; errors are not kept
+def _call_of(text: str, gives: bool) -> tuple[Call, tuple[int, ...]]:
+    """_item of a call string (in a give list or not) with its row of GameLists.calls."""
+    call = _item(text, gives)
+    return call, call_row(call)
 
 
 def _seat_codes(kyoku: list[Any], game: GameLists) -> tuple[list[list[int]], list[int], list[int], list[Call | None]]:
