@@ -13,8 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
 import pytest
 from game_rows import rows, values
 
@@ -22,15 +20,13 @@ import pipeline.ingest as ing
 from pipeline.audit import CheckResult, run_audit
 from pipeline.db import connect
 from pipeline.derive.run import derive
-from pipeline.errors import NotALogError, ParseError, SchemaError, UnknownCodeError
+from pipeline.errors import NotALogError, ParseError, UnknownCodeError
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
 from pipeline.sources.mjai import SOURCE, looks_like, parse
-from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.game_end import final_scores
 from pipeline.statistics import run_checks
 from pipeline.store.warehouse import Warehouse
-from rules.hands import CODE
 
 MJAI = "mjai"
 RIICHIENV = "mjai/RiichiEnv/tests/data/126_204_0_mjai.jsonl"
@@ -541,18 +537,3 @@ def test_malformed_games_raise_named_errors(edit, error: type, match: str) -> No
 def test_malformed_json_is_a_parse_error() -> None:
     with pytest.raises(ParseError, match=r"bad.jsonl: malformed JSON line"):
         parse(encode(synthetic())[:-40], "bad.jsonl")
-
-
-def test_events_columns_come_in_the_stored_widths_unless_a_value_does_not_fit() -> None:
-    events = parse_events(synthetic()).tables["events"]
-    stored = {column.name: column.type for column in TABLES["events"]}
-    for name in ("round_idx", "event_idx", "seat", "tile", "tile34", "from_seat", "source_index"):
-        assert pa.from_numpy_dtype(events[name].dtype) == stored[name], name
-    assert {events[name].dtype for name in ("is_red", "is_tsumogiri", "is_rinshan")} == {np.dtype(np.int8)}
-    assert events["action"].codes.dtype == np.int8
-    row = [2**31, CODE["discard"], 0, 5, -1, None]  # a source index past int32: nothing narrowed, nothing wrapped
-    wide = event_columns("g", [[row]], False)
-    assert wide["source_index"].dtype == np.int64 and wide["source_index"].tolist() == [2**31]
-    assert wide["seat"].dtype == np.int64 and wide["round_idx"].dtype == np.int64
-    with pytest.raises(SchemaError, match="events"):
-        to_arrow("events", wide)

@@ -4,11 +4,7 @@ The replay writes one row per event (a mutable list: a hidden draw's id is fille
 within the round, tile kinds, red fives, ``is_tsumogiri`` and ``is_rinshan`` are derived as for every
 format, once the game is read (pipeline.sources.event_flags).
 Columns follow pipeline.columns: numpy integer arrays with -1 for null, flags as 1/0/-1, the action
-as a ``Coded`` column of the rules layer's vocabulary, meld tiles as an object array. The integer columns are
-contiguous arrays of the stored widths (the XML parser's dtypes) when every value fits them: checked for the
-columns read from the rows (a tile up to 511: its kind fits int8), known for the other flags (0/1/-1, ``event_idx``
-below the game's event count); a game with a value that does not fit keeps int64 columns, which the store's
-checked cast refuses.
+as a ``Coded`` column of the rules layer's vocabulary, meld tiles as an object array.
 """
 
 from __future__ import annotations
@@ -25,18 +21,6 @@ EventRow = list
 
 INDEX, ACTION, SEAT, TILE, FROM_SEAT, MELD = range(6)
 """Positions in an EventRow."""
-
-_WIDTHS = (np.int32, np.int8, np.int8, np.int16, np.int8)
-"""The stored width of each EventRow integer (INDEX..FROM_SEAT): source_index, action code, seat, tile, from_seat."""
-_LOW = np.array([np.iinfo(w).min for w in _WIDTHS], dtype=np.int64)
-_HIGH = np.array([np.iinfo(w).max for w in _WIDTHS], dtype=np.int64)
-_HIGH[TILE] = 4 * np.iinfo(np.int8).max + 3  # a tile whose kind (tile >> 2, tile34) fits int8 as well
-_FLAG_WIDTHS = {"event_idx": np.int32, "tile34": np.int8, "is_red": np.int8, "is_tsumogiri": np.int8,
-                "is_rinshan": np.int8}  # fmt: skip
-"""The stored width of each event_flags column (their values always fit: see the module docstring)."""
-_MAX_ROUNDS, _MAX_EVENTS = int(np.iinfo(np.int16).max) + 1, int(np.iinfo(np.int32).max)
-"""The most kyoku whose round_idx fits int16, the most events whose event_idx fits int32."""
-
 
 def event_columns(
     game_id: str, rounds: list[list[EventRow]], has_red_fives: bool, compiled: list[np.ndarray | None] | None = None
@@ -67,33 +51,19 @@ def event_columns(
         for row, tiles in written:
             padded[row, : len(tiles)], sizes[row] = tiles, len(tiles)
     melds = Lists.from_padded(padded, sizes)
-    columns = ints.T.copy()  # INDEX..FROM_SEAT, each contiguous (reduced along its row at C speed)
-    flags = event_flags(round_idx, columns[SEAT], columns[ACTION], columns[TILE], has_red_fives)
-    if _fit(columns, len(rounds)):
-        columns = [column.astype(width) for column, width in zip(columns, _WIDTHS, strict=True)]
-        round_idx = round_idx.astype(np.int16)
-        flags = {name: flags[name].astype(width) for name, width in _FLAG_WIDTHS.items()}
+    flags = event_flags(round_idx, ints[:, SEAT], ints[:, ACTION], ints[:, TILE], has_red_fives)
     return {
         "game_id": Repeated(game_id, n),
         "round_idx": round_idx,
         "event_idx": flags["event_idx"],
-        "seat": columns[SEAT],
-        "action": Coded(columns[ACTION], ACTIONS),
-        "tile": columns[TILE],
+        "seat": ints[:, SEAT],
+        "action": Coded(ints[:, ACTION], ACTIONS),
+        "tile": ints[:, TILE],
         "tile34": flags["tile34"],
         "is_red": flags["is_red"],
-        "from_seat": columns[FROM_SEAT],
+        "from_seat": ints[:, FROM_SEAT],
         "is_tsumogiri": flags["is_tsumogiri"],
         "is_rinshan": flags["is_rinshan"],
         "meld_tiles": melds,
-        "source_index": columns[INDEX],
+        "source_index": ints[:, INDEX],
     }
-
-
-def _fit(columns: np.ndarray, n_rounds: int) -> bool:
-    """Whether every events column fits its stored width: the rows' integers (``columns``: INDEX..FROM_SEAT, one a
-    row) checked, round_idx below ``n_rounds``, event_idx below the event count (the other flags always fit)."""
-    n = columns.shape[1]
-    if n_rounds > _MAX_ROUNDS or n > _MAX_EVENTS:
-        return False
-    return not n or bool((columns.min(axis=1) >= _LOW).all() and (columns.max(axis=1) <= _HIGH).all())
