@@ -52,10 +52,6 @@ class GameLists:
     ura: array = field(default_factory=_ints)
     ura_start: list[int] = field(default_factory=lambda: [0])
 
-    def call(self, call: Call) -> int:
-        """Append a call's row; return its code in a list (-1 - its row)."""
-        return self.add_call(call_row(call))
-
     def add_call(self, row: tuple[int, ...]) -> int:
         """Append a call's row (call_row); return its code in a list (-1 - its row)."""
         self.calls.extend(row)

@@ -12,7 +12,7 @@ from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.sources.base import RoundOutcome
-from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, WIN_RESULT, parse_score, parse_yaku
+from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, PLAIN_INT, WIN_RESULT, parse_score, parse_yaku
 from pipeline.sources.tenhou_json.round import Kyoku
 from pipeline.sources.tenhou_xml.codes import yaku_name
 from rules.scoring.yaku import DOUBLE_YAKUMAN, YAKUMAN_HAN
@@ -24,13 +24,12 @@ URA_DORA = 53
 """Tenhou yaku id of ura dora: the XML lists it (0 han) on every riichi win; Tenhou's JSON omits 0 han."""
 
 _RED_IDS = frozenset({16, 52, 88})
-_INT = frozenset({int})
 _STR = frozenset({str})
 
 
 def _deltas(value: Any) -> list[int]:
     """A result's score changes per seat (a three-seat list gets a 0 for the fourth seat)."""
-    if type(value) is list and 3 <= len(value) <= 4 and _INT.issuperset(map(type, value)):  # plain ints at C speed
+    if type(value) is list and 3 <= len(value) <= 4 and PLAIN_INT.issuperset(map(type, value)):  # plain ints at C speed
         return value + [0] if len(value) == 3 else list(value)
     if not isinstance(value, list) or len(value) < 3 or not all(isinstance(v, int | float) for v in value):
         raise ParseError(f"malformed score changes {value!r}")

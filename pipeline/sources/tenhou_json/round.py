@@ -19,6 +19,7 @@ from pipeline.errors import ParseError, UnknownCodeError
 from pipeline.sources.tenhou_json.codes import (
     DRAW_RESULTS,
     KAN_PLACEHOLDER,
+    PLAIN_INT,
     TSUMOGIRI,
     WIN_RESULT,
     Call,
@@ -47,7 +48,6 @@ class Kyoku:
     ids: RoundIds
 
 
-_INT = frozenset({int})
 _NUMBER = frozenset({int, float})
 
 
@@ -91,7 +91,7 @@ def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
         hand = group[0]
-        if not (_INT.issuperset(map(type, hand)) and _TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
+        if not (PLAIN_INT.issuperset(map(type, hand)) and _TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
             hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in hand]
         else:
             hand = list(hand)
@@ -160,15 +160,11 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
         if type(value) is int and value in codes:
             out.append(value)
             continue
-        if type(value) is str:  # a call string: read once a process
-            item, row = _call_of(value, gives)
-            out.append(game.add_call(row))
-        else:
-            item = _item(value, gives)
-            if type(item) is int:
-                out.append(item)
-                continue
-            out.append(game.call(item))
+        if type(value) is not str:
+            out.append(_item(value, gives))  # 60 or 0 in a give list, else a tile code or a ParseError
+            continue
+        item, row = _call_of(value, gives)  # a call string: read once a process
+        out.append(game.add_call(row))
         if item.kind == "chi" and first_chi is None:
             first_chi = item
     return first_chi
