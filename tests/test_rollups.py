@@ -3,7 +3,9 @@ store is read only when it is in step with the warehouse's part files."""
 
 from __future__ import annotations
 
+import functools
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -25,24 +27,26 @@ from pipeline.db.rollups import (
 )
 from pipeline.derive.run import derive
 from pipeline.ingest import ingest
-from pipeline.statistics import GROUPINGS, MARTS, Stat, all_stats, has_player, mart_stats
+from pipeline.statistics import GROUPINGS, MARTS, Stat, all_stats, filtered_games, has_player, mart_stats
 from pipeline.store.warehouse import Warehouse
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
 
 
 def every_stat(con: duckdb.DuckDBPyConnection, where: str | None = None) -> dict[tuple, Stat]:
-    """Every statistic of every mart under every grouping (and 'room,year'), keyed by mart, grouping, name and
-    group; standard errors rounded to 12 significant digits (exact sums, summed in another order)."""
+    """Every statistic of every mart under every grouping (and 'room,year'), over the games for which ``where``
+    holds (one filtered_games block, as `paipu stats --where` runs), keyed by mart, grouping, name and group;
+    standard errors rounded to 12 significant digits (exact sums, summed in another order)."""
     stats = {}
-    for by in (*GROUPINGS, "room,year"):
-        for mart in MARTS:
-            for stat in mart_stats(con, mart, by, where=where):
-                key = (mart, by, stat.name, tuple(sorted((stat.group or {}).items())))
-                row = stat.to_json()
-                if row["std_error"] is not None:
-                    row["std_error"] = float(f"{row['std_error']:.12g}")
-                stats[key] = row
+    with filtered_games(con, where):
+        for by in (*GROUPINGS, "room,year"):
+            for mart in MARTS:
+                for stat in mart_stats(con, mart, by):
+                    key = (mart, by, stat.name, tuple(sorted((stat.group or {}).items())))
+                    row = stat.to_json()
+                    if row["std_error"] is not None:
+                        row["std_error"] = float(f"{row['std_error']:.12g}")
+                    stats[key] = row
     return stats
 
 
@@ -54,8 +58,16 @@ def real_copy(tenhou_warehouse: tuple[Warehouse, object], tmp_path_factory: pyte
     return Warehouse(root)
 
 
-def test_stored_rollups_give_every_statistic_the_parquet_gives(real_copy: Warehouse) -> None:
-    from_parquet = every_stat(connect(real_copy))
+@pytest.fixture(scope="module")
+def parquet_stats(real_copy: Warehouse) -> Callable[[str | None], dict[tuple, Stat]]:
+    """every_stat over real_copy's Parquet views for a ``where``, each computed once (no test here changes the
+    Parquet: only the rollup store)."""
+    con = connect(real_copy)
+    return functools.cache(lambda where: every_stat(con, where))
+
+
+def test_stored_rollups_give_every_statistic_the_parquet_gives(real_copy: Warehouse, parquet_stats: Callable) -> None:
+    from_parquet = parquet_stats(None)
     con = connect_with_rollups(real_copy)
     assert has_stored_rollups(con) and store_path(real_copy).is_file()
     assert every_stat(con) == from_parquet
@@ -66,11 +78,14 @@ def test_stored_rollups_give_every_statistic_the_parquet_gives(real_copy: Wareho
     "where",
     ["room = 'houou' and n_players = 4", "year >= 2015 or is_server_log is false", "n_rounds >= 10", "lobby = 0"],
 )
-def test_where_filters_the_stored_rollups_or_reads_the_parquet(real_copy: Warehouse, where: str) -> None:
+def test_where_filters_the_stored_rollups_or_reads_the_parquet(
+    real_copy: Warehouse, parquet_stats: Callable, where: str
+) -> None:
     con = connect_with_rollups(real_copy)
     stored = filters_stored(con, where)
     assert stored == ("n_rounds" not in where and "lobby" not in where)  # games columns a rollup does not keep
-    assert every_stat(con, where) == every_stat(connect(real_copy), where)
+    assert every_stat(con, where) == parquet_stats(where)
+    assert all_stats(con, where=where) == all_stats(connect(real_copy), where=where)  # the command's own way in
     assert has_stored_rollups(con)  # and after the block, the views are on the stored rows again
     assert all_stats(con) == all_stats(connect(real_copy))
 
@@ -152,13 +167,15 @@ def test_a_store_another_connection_writes_is_left_alone(tmp_path: Path) -> None
     assert has_stored_rollups(connect_with_rollups(warehouse))
 
 
-def test_a_lazy_connection_makes_its_views_only_when_something_reads_them(real_copy: Warehouse) -> None:
+def test_a_lazy_connection_makes_its_views_only_when_something_reads_them(
+    real_copy: Warehouse, parquet_stats: Callable
+) -> None:
     con = connect_with_rollups(real_copy, lazy=True)
     views = "select count(*) from duckdb_views() where view_name = 'games'"
     assert has_stored_rollups(con) and con.execute(views).fetchone() == (0,)
     assert all_stats(con) == all_stats(connect(real_copy))  # the marts read the stored totals alone
     assert con.execute(views).fetchone() == (0,)
-    assert every_stat(con, "n_rounds >= 10") == every_stat(connect(real_copy), "n_rounds >= 10")
+    assert every_stat(con, "n_rounds >= 10") == parquet_stats("n_rounds >= 10")
     assert con.execute(views).fetchone() == (1,)  # made for the --where, the stored totals read again after it
     assert has_stored_rollups(con) and all_stats(con) == all_stats(connect(real_copy))
 
@@ -199,12 +216,12 @@ def test_notebooks_read_the_stored_rollups_once_paipu_stats_made_them(tmp_path: 
     assert stored and stored == expected.to_pylist()
 
 
-def test_a_where_over_stored_columns_binds_the_games_view_alone(real_copy: Warehouse) -> None:
+def test_a_where_over_stored_columns_binds_the_games_view_alone(real_copy: Warehouse, parquet_stats: Callable) -> None:
     con = connect_with_rollups(real_copy, lazy=True)
     views = "select view_name from duckdb_views() where not internal and view_name in ('games', 'players', 'rounds')"
     where = "room = 'houou'"
-    assert every_stat(con, where) == every_stat(connect(real_copy), where)
+    assert every_stat(con, where) == parquet_stats(where)
     assert {row[0] for row in con.execute(views).fetchall()} == {"games"}
     assert has_player(con, "NoName") and {row[0] for row in con.execute(views).fetchall()} == {"games", "players"}
-    assert every_stat(con, "n_rounds >= 10") == every_stat(connect(real_copy), "n_rounds >= 10")
+    assert every_stat(con, "n_rounds >= 10") == parquet_stats("n_rounds >= 10")
     assert {row[0] for row in con.execute(views).fetchall()} == {"games", "players", "rounds"}  # every view now
