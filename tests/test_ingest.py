@@ -668,3 +668,29 @@ def test_a_file_read_with_another_format_forced_is_read_again(shared_logs: Path,
     right = ingest([inputs], warehouse, file_format="tenhou_xml")
     assert (right.files["ok"], right.files["unchanged"], right.games) == (1, 0, 1)
     assert ingest([inputs], warehouse).files["unchanged"] == 1  # detected: tenhou_xml, as recorded
+
+
+def test_a_batch_read_out_of_game_order_hands_each_part_one_run_of_rows(
+    shared_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files whose order is not their games' order (as mjai games named by their fingerprint): the batch is
+    converted in the order the parts are written, so no part's rows are gathered row by row (a copy of every
+    table that cost ~7% of an mjai ingest), and the warehouse holds what an ingest in game order holds."""
+    from pipeline.store import game_tables
+
+    first = Warehouse(tmp_path / "first")
+    ingest(sorted((shared_logs / "tenhou-xml").rglob("*.mjlog"))[:8], first, derive=True)
+    by_id = [(g["game_id"], Path(g["source_file"])) for g in games(first)]
+    assert len(by_id) >= 4
+    inputs = tmp_path / "in"
+    for k, (_, source) in enumerate(reversed(by_id)):  # file names sort against the game ids
+        put(inputs, f"{k:02d}-{source.name}", source.read_bytes())
+    gathered: list[object] = []
+    rows_of = game_tables._rows_of
+    monkeypatch.setattr(game_tables, "_rows_of", lambda *args: gathered.append(args) or rows_of(*args))
+    second = Warehouse(tmp_path / "second")
+    report = ingest([inputs], second, derive=True)
+    assert report.files["ok"] == len(by_id) and not gathered
+    assert [g["game_id"] for g in games(second)] == [game_id for game_id, _ in by_id]
+    same = [t for t in TABLES if t != "games"]  # games names each copy's source file
+    assert {t: table_contents(second)[t] for t in same} == {t: table_contents(first)[t] for t in same}

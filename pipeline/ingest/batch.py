@@ -31,7 +31,7 @@ from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
 from pipeline.store.game_tables import GameTables
 from pipeline.store.transaction import Transaction
-from pipeline.store.warehouse import StoredGame, Warehouse
+from pipeline.store.warehouse import StoredGame, Warehouse, write_order
 
 
 @dataclass
@@ -153,16 +153,22 @@ def _failing_copies(batch: GameTables) -> dict[int, str]:
     return {k: v for layer in id_layers(batch.games) for k, v in failing_games(layer, batch.of(layer)).items()}
 
 
+def _batch_tables(results: list[FileResult]) -> GameTables:
+    """The tables of every game the results read, in the order write_games writes them (write_order): a part's
+    games then come as one run of rows. Raises what schema.to_arrow raises when a value does not fit."""
+    return GameTables(sorted((game for result in results for game in result.games), key=write_order))
+
+
 def _check_every_copy(results: list[FileResult]) -> GameTables:
     """Quarantine the files holding a game whose values do not fit their columns, or that fails an invariant
     check (pipeline.invariants): every copy read is checked, not only the one stored, so a file's status does
     not depend on which other copies share its batch. Returns the tables of the games read (those of the
     files quarantined here among them: the batch takes the rows of the games it keeps)."""
     try:
-        batch = GameTables([game for result in results for game in result.games])
+        batch = _batch_tables(results)
     except STORE_ERRORS:  # some value does not fit its column: find the games, quarantine their files
         _quarantine_unstorable(results)
-        batch = GameTables([game for result in results for game in result.games])
+        batch = _batch_tables(results)
     failing = _failing_copies(batch)
     for result in results:
         bad = next((game for game in result.games if id(game) in failing), None)

@@ -77,6 +77,18 @@ def stored_games_of(rows: pa.Table, part: Path) -> dict[str, StoredGame]:
     return stored
 
 
+def part_of(game: ParsedGame) -> tuple[str, str]:
+    """The (source, year) of the games part write_games stages a game in (year 'unknown' when the game has none)."""
+    year = game.tables["games"]["year"][0]
+    return game.source, str(year) if year else "unknown"
+
+
+def write_order(game: ParsedGame) -> tuple[str, str, str]:
+    """Where write_games puts a game's rows: by part, then by game id. A batch converted in this order
+    (GameTables) hands each part its rows as one slice instead of a copy gathered row by row."""
+    return (*part_of(game), game.game_id)
+
+
 class Warehouse:
     """A warehouse folder; creates nothing until something is written."""
 
@@ -119,8 +131,7 @@ class Warehouse:
         """
         groups: dict[tuple[str, str], list[ParsedGame]] = {}
         for game in games:
-            year = game.tables["games"]["year"][0]
-            groups.setdefault((game.source, str(year) if year else "unknown"), []).append(game)
+            groups.setdefault(part_of(game), []).append(game)
         written: dict[str, StoredGame] = {}
         for (source, year), members in sorted(groups.items()):
             # a part is named by its copies (game and file): a later copy of a game from another file never
