@@ -42,6 +42,8 @@ def kind_of(code: int) -> int:
 
 PLAIN_INT = frozenset({int})
 """The type set of a list of plain ints (``PLAIN_INT.issuperset(map(type, values))``: checked at C speed)."""
+PLAIN_STR = frozenset({str})
+"""The type set of a list of strings, checked as PLAIN_INT is."""
 
 
 def check_code(value: object) -> int:

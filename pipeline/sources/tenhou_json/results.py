@@ -12,7 +12,7 @@ from typing import Any
 
 from pipeline.errors import ParseError
 from pipeline.sources.base import RoundOutcome
-from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, PLAIN_INT, WIN_RESULT, parse_score, parse_yaku
+from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, PLAIN_INT, PLAIN_STR, WIN_RESULT, parse_score, parse_yaku
 from pipeline.sources.tenhou_json.round import Kyoku
 from pipeline.sources.tenhou_xml.codes import yaku_name
 from rules.scoring.yaku import DOUBLE_YAKUMAN, YAKUMAN_HAN
@@ -24,7 +24,6 @@ URA_DORA = 53
 """Tenhou yaku id of ura dora: the XML lists it (0 han) on every riichi win; Tenhou's JSON omits 0 han."""
 
 _RED_IDS = frozenset({16, 52, 88})
-_STR = frozenset({str})
 
 
 def _deltas(value: Any) -> list[int]:
@@ -56,7 +55,7 @@ def _yaku(
     """Yaku ids, han each and whether the hand is a yakuman, from a win's yaku entries and the winner's winds:
     kita merged into the dora, Tenhou's 0-han ura dora restored, and (``double_yakuman``: the game's rules
     count them twice) the double yakuman a converter writes as '(役満)' at 26 han."""
-    if _STR.issuperset(map(type, entries)):  # strings: the same lists come back game after game
+    if PLAIN_STR.issuperset(map(type, entries)):  # strings: the same lists come back game after game
         ids, han, is_yakuman = _string_yaku(tuple(entries), seat_wind, round_wind, double_yakuman)
         return list(ids), list(han), is_yakuman
     return _read_yaku(entries, seat_wind, round_wind, double_yakuman)
