@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
-from pipeline import without_pandas
+from pipeline import exit_without_collecting, without_pandas
 from pipeline.allocator import keep_freed_memory
 from pipeline.errors import WarehouseError
 
@@ -88,8 +88,10 @@ def executor(workers: int, scheduler: str | None = None, n_jobs: int = 2) -> Ite
 def worker_init(parent_pid: int) -> None:
     """Set up a pool worker process: it dies with ``parent_pid`` (the process that started it), leaves Ctrl-C
     to it (a terminal sends SIGINT to the whole process group; the parent stops the workers itself), and runs
-    without pandas (pipeline.without_pandas: a batch never uses it, and pyarrow would import it, ~0.2-0.4 CPU s)."""
+    without pandas (pipeline.without_pandas: a batch never uses it, and pyarrow would import it, ~0.2-0.4 CPU s) and
+    exits without the collector's last pass (pipeline.exit_without_collecting: the pool waits for its workers' exit)."""
     without_pandas()
+    exit_without_collecting()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not _die_on_parent_death():
         threading.Thread(target=_watch_parent, args=(parent_pid,), name="paipu-parent-watch", daemon=True).start()

@@ -105,6 +105,13 @@ def output_of(code: str) -> str:
     return done.stdout
 
 
+def output_of_exit(code: str) -> str:
+    """What a fresh interpreter running ``code`` prints, whatever its exit status (a command exits through
+    SystemExit)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True).stdout
+
+
 def test_a_pool_worker_runs_without_pandas() -> None:
     set_up = "import os\nfrom pipeline.executors import worker_init\nworker_init(os.getppid())\n"
     assert output_of(set_up + PANDAS_DECLINED) == "no pandas\n"
@@ -114,6 +121,25 @@ def test_the_paipu_process_runs_without_pandas_and_pyarrow_still_converts() -> N
     converts = "import pyarrow as pa\nassert pa.array([1, None]).null_count == 1 and pa.table({'a': [1]}).num_rows\n"
     code = "from pipeline import without_pandas\nwithout_pandas()\n" + converts + PANDAS_DECLINED
     assert output_of(code) == "no pandas\n"
+
+
+FROZEN_AT_EXIT = "import atexit, gc\natexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+"""Code printing, as the process exits (after every exit hook registered later), whether its objects were frozen
+(pipeline.exit_without_collecting: the collector's last passes skip them)."""
+
+
+def test_the_paipu_process_exits_without_the_collectors_last_pass() -> None:
+    code = FROZEN_AT_EXIT + "import sys\nfrom pipeline.cli import app\nsys.argv = ['paipu', 'version']\napp()\n"
+    assert output_of_exit(code).endswith("frozen True\n")
+
+
+def test_a_pool_worker_exits_without_the_collectors_last_pass() -> None:
+    code = FROZEN_AT_EXIT + "import os\nfrom pipeline.executors import worker_init\nworker_init(os.getppid())\n"
+    assert output_of(code) == "frozen True\n"
+
+
+def test_a_process_that_is_not_paipus_keeps_its_collector_at_exit() -> None:
+    assert output_of(FROZEN_AT_EXIT + "import pipeline.cli, pipeline.executors\n") == "frozen False\n"
 
 
 @pytest.mark.slow

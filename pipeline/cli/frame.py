@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from pipeline import without_pandas
+from pipeline import exit_without_collecting, without_pandas
 from pipeline.errors import PaipuError
 from pipeline.store import DEFAULT_WAREHOUSE
 from pipeline.store.published import reading
@@ -82,12 +82,14 @@ class PaipuGroup(TyperGroup):
 
 class PaipuApp(typer.Typer):
     """The typer app that runs as the ``paipu`` process (its console script, ``python -m pipeline``): that process
-    first declares pandas absent (without_pandas). Tests run its commands in their own process through typer's
+    first declares pandas absent (without_pandas) and skips the collector's pass at its exit
+    (exit_without_collecting). Tests run its commands in their own process through typer's
     CliRunner, which does not call the app, so they keep pandas."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line as the ``paipu`` process (arguments: typer's; by default sys.argv)."""
         without_pandas()
+        exit_without_collecting()
         return super().__call__(*args, **kwargs)
 
 
