@@ -54,7 +54,7 @@ def without_pandas() -> None:
 def exit_without_collecting() -> None:
     """Let this process exit without the cyclic collector's last pass over every object it holds: at exit,
     everything alive is frozen (gc.freeze), so the interpreter's final collections skip it. A command's process
-    holds numba's and pyarrow's many objects; that pass cost ~0.15-0.2 s of every ``paipu`` command and of every
+    holds numba's and pyarrow's many objects; that pass cost ~0.1-0.2 s of every ``paipu`` command and of every
     worker's exit. Nothing is lost: the commands close their files and connections themselves, and objects are
     still released as the modules are torn down. For the ``paipu`` process and its workers (not a notebook's or
     a test's process, whose collector must keep working)."""
