@@ -5,13 +5,13 @@ Python's json module reads ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON) an
 infinite as a float): here they are errors, as is nesting deeper than the interpreter's recursion allows
 (RecursionError) and an integer longer than Python converts (ValueError).
 
-orjson reads a text first (three times json's speed on a log): what it reads, it reads as json does here (it
-refuses NaN, Infinity and infinite numbers too), except for an integer of 19 digits or more (beyond 64 bits it
-gives a float), so a text holding a run of 19 digits goes to json. Whatever orjson refuses goes to json as well,
-which then says what is wrong, or reads it (a lone surrogate escape, which orjson refuses). One difference is
-left: orjson reads nesting up to 1,024 levels deep, json up to the interpreter's recursion limit (about 1,000
-levels, less the caller's depth); a text nested between the two is read rather than refused (no log nests past
-six levels, so such a text fails as a log instead).
+orjson reads a text first (3.4 times json's speed on a tenhou.net/6 file; a text read with an ``object_hook``
+goes to json): what it reads, it reads as json does here (it refuses NaN, Infinity and infinite numbers too),
+except for an integer of 19 digits or more (beyond 64 bits it gives a float), so a text holding a run of 19 digits
+goes to json. Whatever orjson refuses goes to json as well, which then says what is wrong, or reads it (a lone
+surrogate's escape, which orjson refuses). One difference is left: orjson reads nesting up to 1,024 levels deep,
+json up to the interpreter's recursion limit (about 1,000 levels, less the caller's depth); a text nested between
+the two is read rather than refused, and then fails as a log (no log format nests anywhere near that deep).
 """
 
 from __future__ import annotations
