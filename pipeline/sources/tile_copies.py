@@ -44,15 +44,15 @@ class CopyAllocator:
     """Hands out unused 136-ids of one round per kind (see the module docstring)."""
 
     has_red_fives: bool
-    used: dict[int, int] = field(default_factory=dict)
-    """34-kind -> bit mask of the copies handed out."""
+    used: list[int] = field(default_factory=lambda: [0] * 34)
+    """Per 34-kind the bit mask of the copies handed out (the compiled readers' layout: their array's tolist)."""
 
     def allocate(self, kind: int, red: bool, label: object) -> int:
         """Return an unused id of the tile (``label``: as the log writes it, for the error); raises ParseError
         when all its copies are out."""
         split = self.has_red_fives and kind in RED_FIVE_KINDS
         copies = ([0] if red else [1, 2, 3]) if split else [0, 1, 2, 3]
-        mask = self.used.get(kind, 0)
+        mask = self.used[kind]
         for copy in copies:
             if not mask & (1 << copy):
                 self.used[kind] = mask | (1 << copy)

@@ -4,16 +4,16 @@ kernel leaves written back into the KyokuReplay (which then reads the results, o
 from __future__ import annotations
 
 from array import array
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pipeline.sources.mjai import kernel as k
 from pipeline.sources.mjai.lines import OTHER, PYTHON
+from pipeline.sources.mjai.replay import KyokuReplay
 
 if TYPE_CHECKING:
-    from pipeline.sources.mjai.replay import KyokuReplay
     from pipeline.sources.mjai.stream import Events
 
 _CALLS = (k.T_CHI, k.T_PON, k.T_DAIMINKAN, k.T_ANKAN)
@@ -114,9 +114,7 @@ def play_compiled(replay: KyokuReplay, events: Events, start: int, lines: np.nda
     for seat, tiles in enumerate(replay.held):
         held[seat, : len(tiles)] = tiles
     n_held = np.array([len(tiles) for tiles in replay.held], dtype=np.int64)
-    used = np.zeros(34, dtype=np.int64)
-    for kind, mask in replay.alloc.used.items():
-        used[kind] = mask
+    used = np.array(replay.alloc.used, dtype=np.int64)
     melds, n_melds = np.full((4, k.MAX_MELDS, 4), -1, dtype=np.int64), np.zeros(4, dtype=np.int64)
     meld_from, n_kita = np.zeros((4, k.MAX_MELDS), dtype=np.int64), np.zeros(4, dtype=np.int64)
     last_draw, draw_pos = np.full(4, -1, dtype=np.int64), np.full(4, -1, dtype=np.int64)
@@ -136,7 +134,7 @@ def _write_back(replay: KyokuReplay, out: np.ndarray, held: np.ndarray, n_held: 
     rnd = replay.round
     held_lists, counts = held.tolist(), n_held.tolist()
     replay.held = [held_lists[s][: counts[s]] for s in range(4)]
-    replay.alloc.used = {kind: mask for kind, mask in enumerate(used.tolist()) if mask}
+    replay.alloc.used = used.tolist()
     meld_lists, meld_counts, froms = melds.tolist(), n_melds.tolist(), meld_from.tolist()
     rnd.melds = [[[t for t in m if t >= 0] for m in meld_lists[s][: meld_counts[s]]] for s in range(4)]
     replay.meld_from = [froms[s][: meld_counts[s]] for s in range(4)]
@@ -151,25 +149,28 @@ def _write_back(replay: KyokuReplay, out: np.ndarray, held: np.ndarray, n_held: 
     rnd.compiled = out
 
 
-def _deal_codes(start: dict[str, Any], n_players: int) -> list[int] | None:
-    """A start_kyoku's deal as kernel tile codes (13 a seat, then the first dora indicator's), None when the kernel
-    must not deal it (a hidden or unknown tile, a hand not of 13, anything KyokuReplay would refuse or follow in
-    Python): KyokuReplay deals such a kyoku itself and raises its own errors."""
+def _deal_names(start: dict[str, Any], n_players: int) -> list[Any] | None:
+    """A start_kyoku's deal as the kernel reads it (13 tile names a seat, then the first dora indicator's), None when
+    the kernel must not deal it (a hand not of 13, anything KyokuReplay would refuse or follow in Python; _deal_codes
+    then checks the names): KyokuReplay deals such a kyoku itself and raises its own errors."""
     tehais, marker = start.get("tehais"), start.get("dora_marker")
     if type(tehais) is not list or len(tehais) < n_players or type(marker) is not str:
         return None
-    names: list[Any] = []
-    for seat in range(n_players):
-        hand = tehais[seat]
-        if type(hand) is not list or len(hand) != 13:
-            return None
-        names += hand
-    names.append(marker)
-    try:
-        flat = list(map(k.TILE_CODES.__getitem__, names))  # the codes, looked up at C speed
-    except (KeyError, TypeError):  # not a tile name (or not hashable)
+    hands = tehais[:n_players]
+    if set(map(type, hands)) != {list} or set(map(len, hands)) != {13}:  # the seats' lists checked at C speed
         return None
-    return flat if min(flat) >= 0 else None
+    return [*chain.from_iterable(hands), marker]
+
+
+def _deal_codes(deals: list[list[Any]]) -> np.ndarray:
+    """The kernel tile codes of deals (_deal_names' lists, all of one length), one row a deal; a row holding a name
+    that is not a tile (a hidden "?", anything else) has a negative code: the kernel does not deal that one."""
+    try:
+        return np.array(list(map(k.TILE_CODES.__getitem__, chain.from_iterable(deals))),  # at C speed
+                        dtype=np.int64).reshape(len(deals), -1)  # fmt: skip
+    except (KeyError, TypeError):  # not a tile name (or not hashable): -1 in its place
+        return np.array([[k.TILE_CODES.get(n, -1) if type(n) is str else -1 for n in names] for names in deals],
+                        dtype=np.int64)  # fmt: skip
 
 
 class GamePlay:
@@ -185,19 +186,24 @@ class GamePlay:
         deals = np.full((max(len(starts), 1), 4, 14), -1, dtype=np.int64)
         begin, end = np.full(len(starts), -1, dtype=np.int64), np.zeros(len(starts), dtype=np.int64)
         self.kyoku: dict[int, int] = {}
-        dealt_kyoku, dealt_codes = [], []
-        for j, (pos, event) in enumerate(starts):
+        dealt_kyoku, dealt_names = [], []
+        for j, (_, event) in enumerate(starts):
             end[j] = starts[j + 1][0] if j + 1 < len(starts) else n
-            codes = _deal_codes(event, n_players)
-            if codes is not None:
+            names = _deal_names(event, n_players)
+            if names is not None:
                 dealt_kyoku.append(j)
-                dealt_codes += codes
-                begin[j] = pos + 1
-                self.kyoku[pos] = j
+                dealt_names.append(names)
         if dealt_kyoku:  # every deal set at once: each seat's 13 codes, then the first indicator's
-            codes = np.array(dealt_codes, dtype=np.int64).reshape(len(dealt_kyoku), 13 * n_players + 1)
+            codes = _deal_codes(dealt_names)
+            known = (codes.min(axis=1) >= 0).tolist()  # a hidden or unknown tile: that kyoku goes the Python way
+            dealt_kyoku = [j for j, ok in zip(dealt_kyoku, known, strict=True) if ok]
+            codes = codes[np.array(known, dtype=bool)]
             deals[dealt_kyoku, :n_players, :13] = codes[:, :-1].reshape(-1, n_players, 13)
             deals[dealt_kyoku, 0, 13] = codes[:, -1]
+            for j in dealt_kyoku:
+                pos = starts[j][0]
+                begin[j] = pos + 1
+                self.kyoku[pos] = j
         rows = lines[first : first + n]
         parsed = np.flatnonzero(rows[:, k.IN_TYPE] == PYTHON).tolist()
         if parsed:  # the lines the scan left to json (start_kyoku, hora...): encode's rows for them
@@ -226,7 +232,7 @@ class GamePlay:
         # was refused, never replayed, may count tiles it did not get)
         self.held = [hand[:count] for hand, count in zip(held.reshape(-1, k.MAX_HELD).tolist(), n_held.ravel().tolist(),
                                                          strict=True)]  # fmt: skip
-        self.used = [{kind: mask for kind, mask in enumerate(masks) if mask} for masks in used.tolist()]  # as alloc's
+        self.used = used.tolist()  # as alloc's
         out, dora, accepted, offsets = result[12:]
         self.out, self.offsets = out, offsets.tolist()
         self.dora, self.accepted = dora.tolist(), accepted.tolist()
@@ -234,8 +240,6 @@ class GamePlay:
     def replay(self, pos: int, index: int, start: dict[str, Any]) -> tuple[KyokuReplay, int] | None:
         """The KyokuReplay of the start_kyoku at ``pos`` (file index ``index``) after the kernel's play, and the
         number of events it applied; None when the kernel did not deal that kyoku."""
-        from pipeline.sources.mjai.replay import KyokuReplay
-
         j = self.kyoku.get(pos)
         if j is None or self.done[j] < 0:
             return None

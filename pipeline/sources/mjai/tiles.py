@@ -74,7 +74,7 @@ class IdAllocator(CopyAllocator):
             return [self.new(name) for name in names]  # raises the name's error
         used, split_rule, out = self.used, self.has_red_fives, []
         for name, (kind, red) in zip(names, kinds, strict=True):
-            mask = used.get(kind, 0)
+            mask = used[kind]
             for copy in _COPIES[split_rule and kind in RED_FIVE_KINDS, red]:
                 if not mask & (1 << copy):
                     used[kind] = mask | (1 << copy)
