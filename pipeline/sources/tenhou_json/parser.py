@@ -32,6 +32,7 @@ from pipeline.sources.tenhou_json.header import Header, final_scores, player_row
 from pipeline.sources.tenhou_json.results import OutcomeBuilder
 from pipeline.sources.tenhou_json.round import Kyoku, Prepared, finish_kyoku, prepare_kyoku
 from pipeline.sources.tenhou_json.rows import EventRows, RowSpan
+from pipeline.sources.tenhou_json.seat_lists import game_seats, read_lists
 
 SOURCE = "tenhou_json"
 
@@ -46,25 +47,29 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     Raises NotALogError for bytes that are not this format, ParseError (UnknownCodeError) naming the
     file, game and round for a document that cannot be read.
     """
-    return [check_storable(_parse_document(doc, source_file)) for doc in read_documents(data, source_file)]
+    documents = read_documents(data, source_file)
+    lists = read_lists(data) if len(documents) == 1 else None  # a one-document file's seat lists, from its bytes
+    return [check_storable(_parse_document(doc, source_file, lists)) for doc in documents]
 
 
-def _parse_document(doc: dict[str, Any], source_file: str) -> ParsedGame:
-    """Read one document; every failure becomes a ParseError naming the file, game and round."""
+def _parse_document(doc: dict[str, Any], source_file: str, lists: tuple[Any, ...] | None = None) -> ParsedGame:
+    """Read one document (``lists``: seat_lists.read_lists of the file, when it holds this document alone); every
+    failure becomes a ParseError naming the file, game and round."""
     state: dict[str, Any] = {}  # the game id and the reader, once known
     where = lambda: (state.get("game_id"), state["reader"].round_idx if "reader" in state else None)  # noqa: E731
     with errors_named(source_file, "document", where):
         header = read_header(doc, source_file)
         state["game_id"] = header.game_id
-        state["reader"] = _GameReader(doc, header, source_file)
+        state["reader"] = _GameReader(doc, header, source_file, lists)
         return state["reader"].read()
 
 
 class _GameReader:
     """Reads the kyoku of one document into a ParsedGame's tables."""
 
-    def __init__(self, doc: dict[str, Any], header: Header, source_file: str) -> None:
+    def __init__(self, doc: dict[str, Any], header: Header, source_file: str, lists: tuple[Any, ...] | None) -> None:
         self.doc = doc
+        self.lists = lists
         self.header = header
         self.source_file = source_file
         self.tables = {t: new_buffers(t) for t in TABLES}
@@ -85,10 +90,11 @@ class _GameReader:
         after the kyoku before it are finished, as when they were read one by one)."""
         rules = self.header.rules
         game, prepared, failure = GameLists(), [], None
+        seats = game_seats(self.lists, self.doc["log"], game) if self.lists is not None else None
         for round_idx, raw in enumerate(self.doc["log"]):
             self.round_idx = round_idx
             try:
-                prepared.append(prepare_kyoku(raw, rules.n_players, game))
+                prepared.append(prepare_kyoku(raw, rules.n_players, game, seats[round_idx] if seats else None))
             except Exception as exc:  # noqa: BLE001 - raised below, at its round's turn
                 failure = exc
                 break

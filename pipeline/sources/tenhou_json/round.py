@@ -75,9 +75,9 @@ def _item(value: Any, gives: bool) -> Item:
     return check_code(value)
 
 
-_TILE_CODES = frozenset([*range(11, 20), *range(21, 30), *range(31, 40), *range(41, 48), 51, 52, 53])
+TILE_CODES = frozenset([*range(11, 20), *range(21, 30), *range(31, 40), *range(41, 48), 51, 52, 53])
 """Every tile code (what check_code accepts), for the lists' fast path (anything else goes through _item)."""
-_GIVE_CODES = _TILE_CODES | {TSUMOGIRI, KAN_PLACEHOLDER}
+GIVE_CODES = TILE_CODES | {TSUMOGIRI, KAN_PLACEHOLDER}
 
 
 def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
@@ -91,8 +91,8 @@ def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
         hand = group[0]
-        if not (PLAIN_INT.issuperset(map(type, hand)) and _TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
-            hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in hand]
+        if not (PLAIN_INT.issuperset(map(type, hand)) and TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
+            hand = [c if type(c) is int and c in TILE_CODES else check_code(c) for c in hand]
         else:
             hand = list(hand)
         if len(hand) not in (0, 13):
@@ -105,8 +105,8 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
     hands, takes, gives = [], [], []
     for group, hand in _seat_groups(kyoku):
         hands.append(hand)
-        takes.append([v if type(v) is int and v in _TILE_CODES else _item(v, False) for v in group[1]])
-        gives.append([v if type(v) is int and v in _GIVE_CODES else _item(v, True) for v in group[2]])
+        takes.append([v if type(v) is int and v in TILE_CODES else _item(v, False) for v in group[1]])
+        gives.append([v if type(v) is int and v in GIVE_CODES else _item(v, True) for v in group[2]])
     return hands, takes, gives
 
 
@@ -163,7 +163,7 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
         if type(value) is not str:
             out.append(_item(value, gives))  # 60 or 0 in a give list, else a tile code or a ParseError
             continue
-        item, row = _call_of(value, gives)  # a call string: read once a process
+        item, row = call_of(value, gives)  # a call string: read once a process
         out.append(game.add_call(row))
         if item.kind == "chi" and first_chi is None:
             first_chi = item
@@ -171,36 +171,42 @@ def _encoded(values: list[Any], codes: frozenset[int], gives: bool, game: GameLi
 
 
 @functools.lru_cache(maxsize=4096)  # the same strings come back in every game; errors are not kept
-def _call_of(text: str, gives: bool) -> tuple[Call, tuple[int, ...]]:
+def call_of(text: str, gives: bool) -> tuple[Call, tuple[int, ...]]:
     """_item of a call string (in a give list or not) with its row of GameLists.calls."""
     call = _item(text, gives)
     return call, call_row(call)
 
 
-def _seat_codes(kyoku: list[Any], game: GameLists) -> tuple[list[list[int]], list[int], list[int], list[Call | None]]:
+Seats = tuple[list[list[int]], list[int], list[int], list[Call | None]]
+"""A kyoku's seat lists as prepare_kyoku reads them: the hands, the five offsets of the seats' takes and gives in
+the game's lists, and each seat's first chi."""
+
+
+def _seat_codes(kyoku: list[Any], game: GameLists) -> Seats:
     """_seat_lists' checks, in its order, with the take and give lists appended to ``game``'s: the hands, the five
     offsets of the seats' takes and gives, and each seat's first chi."""
     hands, chis = [], []
     take_start, give_start = [len(game.takes)], [len(game.gives)]
     for group, hand in _seat_groups(kyoku):
         hands.append(hand)
-        chis.append(_encoded(group[1], _TILE_CODES, False, game, game.takes))
-        _encoded(group[2], _GIVE_CODES, True, game, game.gives)
+        chis.append(_encoded(group[1], TILE_CODES, False, game, game.takes))
+        _encoded(group[2], GIVE_CODES, True, game, game.gives)
         take_start.append(len(game.takes))
         give_start.append(len(game.gives))
     return hands, take_start, give_start, chis
 
 
-def prepare_kyoku(kyoku: Any, n_players: int, game: GameLists) -> Prepared:
-    """Check one kyoku (read_kyoku's checks, in its order) and append its lists to ``game``'s; raises ParseError
-    (UnknownCodeError) when it cannot be read."""
+def prepare_kyoku(kyoku: Any, n_players: int, game: GameLists, seats: Seats | None = None) -> Prepared:
+    """Check one kyoku (read_kyoku's checks, in its order) and append its lists to ``game``'s (``seats``: its seat
+    lists checked and appended already, seat_lists.game_seats); raises ParseError (UnknownCodeError) when it cannot
+    be read."""
     if not isinstance(kyoku, list) or len(kyoku) < 5:
         raise ParseError("a kyoku is not a list of at least 5 entries")
     header = _ints(kyoku[0], "the kyoku header", 3)
     scores = (_ints(kyoku[1], "the scores", 3) + [0])[:4]
     dora = [check_code(c) for c in _ints(kyoku[2], "the dora indicators")]
     ura = [check_code(c) for c in _ints(kyoku[3], "the ura indicators")]
-    hands, take_start, give_start, chis = _seat_codes(kyoku, game)
+    hands, take_start, give_start, chis = _seat_codes(kyoku, game) if seats is None else seats
     seated = sum(bool(h) for h in hands)
     if seated != n_players:
         raise ParseError(f"{seated} seats are dealt a hand in a {n_players}-player game")
