@@ -27,8 +27,13 @@ NOTEN_MAX_GAIN = 3000
 """The most a seat gains from noten payments; an exhaustive draw paying more is a nagashi mangan."""
 
 
+_INT = {int}
+
+
 def _four(value: Any, what: str, n_players: int) -> list[int]:
     """A per-seat list of numbers padded to four seats; raises ParseError when it is not one."""
+    if type(value) is list and len(value) >= n_players and set(map(type, value)) == _INT:  # plain ints at C speed
+        return (value[:n_players] + [0, 0, 0, 0])[:4]
     if not isinstance(value, list) or len(value) < n_players or not all(isinstance(v, int | float) for v in value):
         raise ParseError(f"malformed {what} {value!r}")
     return ([int(v) for v in value[:n_players]] + [0] * 4)[:4]
