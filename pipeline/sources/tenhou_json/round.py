@@ -3,7 +3,8 @@
 A kyoku is ``[[round, honba, sticks], scores, dora, ura, hand0, takes0, gives0, ..., result]``
 with four seat groups (a three-player table leaves the fourth one empty; three groups are read too).
 ``prepare_kyoku`` checks a kyoku and appends its lists, encoded, to the game's (fast.GameLists: the kernels
-replay every round of a game in one call); ``finish_kyoku`` takes the kernels' replay or, where they gave up,
+replay every round of a game in one call), or takes its seat lists checked and appended already for the whole
+game from the file's bytes (seat_lists); ``finish_kyoku`` takes the kernels' replay or, where they gave up,
 runs the Python search on the kyoku's lists read again as Python items.
 """
 
