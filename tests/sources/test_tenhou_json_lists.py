@@ -113,6 +113,49 @@ def test_a_changed_seat_list_reads_the_same_either_way(sample, monkeypatch, valu
     assert_same(data, monkeypatch)
 
 
+_POOL = [11, 19, 47, 51, 53, 0, 60, 61, 99, 100, -1, 11.0, 1e2, True, False, None, [11], {}, "", "c121314",
+         "p151515", "m15151515", "k15151515", "15a151515", "r60", "f44", "x", "c1213", "\\u0063121314", 10**19]
+"""Values a seat list's item may be replaced with (the escaped one written as such: see _mutant)."""
+
+
+def _mutant(doc: dict, rng: random.Random) -> bytes:
+    """The document with a few items of its kyoku's lists replaced, inserted or dropped, or an entry added or
+    dropped, written with a random layout."""
+    copy = json.loads(json.dumps(doc))
+    for _ in range(rng.randrange(1, 4)):
+        kyoku = rng.choice(copy["log"])
+        entry = rng.randrange(len(kyoku))
+        how = rng.randrange(6)
+        items = kyoku[entry]
+        if how == 0:
+            kyoku.insert(entry, rng.choice([[], [11], "x"]))
+        elif how == 1:
+            del kyoku[entry]
+        elif isinstance(items, list) and items:
+            at = rng.randrange(len(items))
+            if how == 2:
+                del items[at]
+            elif how == 3:
+                items.insert(at, rng.choice(_POOL))
+            else:
+                items[at] = rng.choice(_POOL)
+    data = _encoded(copy, indent=rng.choice([None, 1]), separators=rng.choice([(",", ":"), (", ", ": ")]))
+    return data.replace(b'"\\\\u0063', b'"\\u0063')  # the escape written in the file, not its backslash
+
+
+def test_random_mutants_read_the_same_either_way(shared_folder, monkeypatch) -> None:  # noqa: ANN001
+    rng = random.Random(21)
+    paths = [p for p in json_files(shared_folder) if b"\n{" not in p.read_bytes()]
+    taken: list[bool] = []
+    for path in rng.sample(paths, min(12, len(paths))):
+        value = json.loads(path.read_bytes())
+        for doc in value if isinstance(value, list) else [value]:
+            if isinstance(doc, dict) and doc.get("log"):
+                for _ in range(20):
+                    taken += assert_same(_mutant(doc, rng), monkeypatch)
+    assert any(taken) and not all(taken)  # some mutants read from the bytes, others declined
+
+
 def test_a_kyoku_of_other_lengths_or_hands_reads_the_same_either_way(sample, monkeypatch) -> None:  # noqa: ANN001
     for edit in range(5):
         doc = json.loads(json.dumps(sample))
