@@ -82,6 +82,11 @@ def test_a_plain_document_is_read_from_its_bytes_however_it_is_laid_out(sample, 
         assert assert_same(data, monkeypatch) == [True]
 
 
+def test_a_file_over_the_size_read_from_bytes_is_read_as_before(sample, monkeypatch) -> None:  # noqa: ANN001
+    padded = _encoded(sample) + b" " * seat_lists.MAX_BYTES
+    assert assert_same(padded, monkeypatch) == []  # the bytes not read: the seat lists not asked for
+
+
 def test_what_the_bytes_may_read_otherwise_than_json_is_declined(sample, monkeypatch) -> None:  # noqa: ANN001
     text = _encoded(sample).decode()
     other = json.loads(json.dumps(sample))

@@ -26,8 +26,16 @@ _GIVE_OK = np.zeros(100, dtype=bool)
 _GIVE_OK[sorted(GIVE_CODES)] = True
 
 
-def read_lists(data: bytes) -> tuple[Any, ...]:
-    """lists_kernel.log_lists of a file's bytes (as parse reads them: a byte order mark is skipped there)."""
+MAX_BYTES = 1 << 20
+"""Larger files are not read here (log_lists' arrays are sized by the bytes, ~25 bytes each): a real game's
+document is 5-45 kB."""
+
+
+def read_lists(data: bytes) -> tuple[Any, ...] | None:
+    """The file's bytes with lists_kernel.log_lists' reading of them (a byte order mark is skipped there), None for
+    a file over MAX_BYTES."""
+    if len(data) > MAX_BYTES:
+        return None
     return (data, *log_lists(np.frombuffer(data, dtype=np.uint8)))
 
 
