@@ -1,14 +1,15 @@
 """The kyoku's lists of a tenhou.net/6 file read from its bytes (numba), for round.prepare_kyoku's seats.
 
-Walking the Python lists json builds costs ~20 us a kyoku (round._seat_codes); the same values read from the bytes
-cost ~16 us a whole file. ``log_lists`` reads a file that is one JSON object (a UTF-8 byte order mark and blanks
+Walking the Python lists json builds costs ~20 us a kyoku (round._seat_codes); reading the same values from the
+bytes costs ~35 us a whole game. ``log_lists`` reads a file that is one JSON object (a UTF-8 byte order mark and blanks
 around it allowed) whose keys hold no backslash and name ``log`` once: every entry of every kyoku of its ``log``
 array, each either *flat* (an array of integers without fraction or exponent and of strings without a backslash:
 its items given) or not (skipped). Anything else (a top-level list, JSON lines, a second ``log``, a kyoku that is
 not an array) is declined: the caller reads the lists json built, as before.
 
 The bytes are valid JSON already (the document was read from them by json before): the walk only finds where
-values begin and end, it does not check them.
+values begin and end, it does not check them. ``seat_arrays`` then checks and lays out the seats' lists of every
+kyoku at once (seat_lists.game_seats turns them into what prepare_kyoku reads).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ INT, STRING = 0, 1
 MAX_DIGITS = 18
 """An integer of more digits is not read (its entry is not flat): it may not fit 64 bits."""
 
-_QUOTE, _BACKSLASH, _COMMA, _COLON, _MINUS = 34, 92, 44, 58, 45
+_QUOTE, _BACKSLASH, _COMMA, _MINUS = 34, 92, 44, 45
 _OPEN_LIST, _CLOSE_LIST, _OPEN_OBJECT, _CLOSE_OBJECT = 91, 93, 123, 125
 _LOG = np.frombuffer(b"log", dtype=np.uint8).copy()
 
@@ -192,7 +193,6 @@ def log_lists(buf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray,
     kyoku[n_kyoku] = n_entries
     entries[n_entries, 0] = n_items
     return OK, kyoku[: n_kyoku + 1], entries[: n_entries + 1], kinds[:n_items], values[:n_items], spans[:n_strings]
-
 
 
 @njit
