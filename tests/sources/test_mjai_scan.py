@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from pipeline.errors import NotALogError
 from pipeline.sources.mjai import fast, stream
 from pipeline.sources.mjai.kernel import TYPES
 from pipeline.sources.mjai.lines import PYTHON
@@ -38,6 +39,7 @@ _JSON_LINES = [
     '{"type":"dahai","actor":0,"pai":"1m",}',  # not JSON
     '{"type":["dahai"],"actor":0}',
     '{"type":"tsumo","actor":01}',
+    '{"type":"tsumo","actor":0,"pai":"\u00e9"}',  # a byte past ASCII: json checks the line is UTF-8
 ]
 
 
@@ -76,6 +78,12 @@ def test_the_events_of_a_scanned_file_are_those_json_reads() -> None:
     assert list(events) == [(i, json.loads(line)) for i, line in enumerate(lines)]
     assert events.has_red() and events.has_actor_3()
     assert [(i, e) for i, e in events[1:3]] == [(1, json.loads(lines[1])), (2, json.loads(lines[2]))]
+
+
+def test_a_file_not_utf8_in_a_play_line_is_not_a_log() -> None:
+    data = b'{"type":"start_kyoku","tehais":[]}\n{"type":"tsumo","actor":0,"pai":"1\xff"}\n'
+    with pytest.raises(NotALogError, match="not UTF-8"):
+        stream.read_stream(data, "x.jsonl")
 
 
 _SHAPED = [

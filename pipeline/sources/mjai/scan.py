@@ -3,10 +3,11 @@
 One pass over the bytes cuts the lines as stream.py's Python reading does (LF, a CR before it, blank lines
 dropped) and reads every line that is a *plain play event*: a flat JSON object whose keys are all among type,
 actor, pai, target, tsumogiri, consumed and dora_marker, whose type is one the play applies (kernel.TYPES), and
-whose values are strings without a backslash or a control character, integers of at most 15 digits (no fraction,
-no exponent), true, false, null or flat lists of those. Such a line is valid JSON for sure, and its row (the
-kernel's input, what fast.encode_event gives for the parsed event) and the facts the header needs of it (a red
-five's name among its values, an actor of 3) are read here: Python does not parse it unless it is asked for it.
+whose values are strings without a backslash, a control character or a byte past ASCII, integers of at most 15
+digits (no fraction, no exponent), true, false, null or flat lists of those. Such a line is valid JSON (and UTF-8)
+for sure, and its row (the kernel's input, what fast.encode_event gives for the parsed event) and the facts the
+header needs of it (a red five's name among its values, an actor of 3) are read here: Python does not parse it
+unless it is asked for it.
 A draw or discard written as most writers write it (_SHAPES: mjai's key order without spaces, akochan's sorted keys
 with them) is matched byte by byte against its shape first, cut and read at once; any other line (or one of those
 shapes with other spacing or line ending) goes the general way, which gives it the same row and flags.
@@ -97,13 +98,13 @@ def _odd_break(buf: np.ndarray, i: int, end: int) -> bool:
 
 @njit(_nrt=False)
 def _plain_string(buf: np.ndarray, i: int, end: int) -> int:
-    """The closing quote of the string whose body starts at ``i``; -1 when it holds a backslash or a control
-    character or is not closed."""
+    """The closing quote of the string whose body starts at ``i``; -1 when it holds a backslash, a control
+    character or a byte past ASCII (the line is then json's, which checks it is UTF-8), or is not closed."""
     while i < end:
         c = buf[i]
         if c == _QUOTE:
             return i
-        if c == _BACKSLASH or c < 0x20:
+        if c == _BACKSLASH or c < 0x20 or c >= 0x80:
             return -1
         i += 1
     return -1

@@ -158,11 +158,10 @@ def read_stream(data: bytes, source_file: str) -> tuple[Events, bool]:
     in the file). Raises as read_events."""
     if not looks_like(data):
         raise NotALogError(f"{source_file}: not an mjai log (no start_game or start_kyoku event)")
-    text = None if data.isascii() else _decode(data, source_file)  # ASCII is UTF-8: decoded only when read below
-    scanned = _scanned(data)
+    scanned = _scanned(data)  # the lines it reads are ASCII, json decodes the others: a file it reads is UTF-8
     if scanned is not None:
         return scanned, True
-    values = _values(_decode(data, source_file) if text is None else text, source_file)
+    values = _values(_decode(data, source_file), source_file)
     if set(map(type, values)) <= {dict} and set(map(type, map(dict.get, values, repeat("type")))) <= {str}:
         # every value an event (the usual case), checked at C speed
         return Events(values), True
