@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.sources.mjai.lines import _QUOTE, _SPACE, _spaces
+from pipeline.sources.json_bytes import QUOTE, SPACE, spaces
 from pipeline.sources.mjai.scan import _KEY_OF
 from rules.compiled import njit
 
@@ -58,34 +58,34 @@ def canonical(
                     return 0, out[:0], ends[:0]
             for key in range(7):
                 start[key] = -1
-            i = _spaces(buf, a + 1, b)
+            i = spaces(buf, a + 1, b)
             while True:  # every key's value span (a line scan.py read as a plain play event: well formed)
                 close = i + 1
-                while buf[close] != _QUOTE:  # no backslash in a plain string
+                while buf[close] != QUOTE:  # no backslash in a plain string
                     close += 1
                 key = _KEY_OF[close - i - 1]
-                i = _spaces(buf, _spaces(buf, close + 1, b) + 1, b)
+                i = spaces(buf, spaces(buf, close + 1, b) + 1, b)
                 start[key], depth = i, 0
                 while i < b:  # to the end of the value: a string, a scalar or a flat list of them
                     c = buf[i]
-                    if c == _QUOTE:
+                    if c == QUOTE:
                         i += 1
-                        while buf[i] != _QUOTE:
+                        while buf[i] != QUOTE:
                             i += 1
                     elif c == ord("["):
                         depth += 1
                     elif c == ord("]"):
                         depth -= 1
-                    elif depth == 0 and (c == ord(",") or c == ord("}") or _SPACE[c]):
+                    elif depth == 0 and (c == ord(",") or c == ord("}") or SPACE[c]):
                         break
                     i += 1
-                    if depth == 0 and (c == _QUOTE or c == ord("]")):
+                    if depth == 0 and (c == QUOTE or c == ord("]")):
                         break
                 stop[key] = i
-                i = _spaces(buf, i, b)
+                i = spaces(buf, i, b)
                 if buf[i] != ord(","):
                     break
-                i = _spaces(buf, i + 1, b)
+                i = spaces(buf, i + 1, b)
             out[o] = ord("{")
             o += 1
             for key in _SORTED:
@@ -100,8 +100,8 @@ def canonical(
                 quoted = False
                 for j in range(start[key], stop[key]):  # the value: no blank outside strings, "-0" read as 0
                     c = buf[j]
-                    quoted = quoted != (c == _QUOTE)
-                    if quoted or c == _QUOTE or not (_SPACE[c] or (c == ord("-") and buf[j + 1] == 48)):
+                    quoted = quoted != (c == QUOTE)
+                    if quoted or c == QUOTE or not (SPACE[c] or (c == ord("-") and buf[j + 1] == 48)):
                         out[o] = c
                         o += 1
             out[o] = ord("}")

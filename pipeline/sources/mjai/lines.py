@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.sources.json_bytes import QUOTE, SPACE, integer, skip_value, spaces, string_end
 from pipeline.sources.mjai import kernel as k
 from rules.compiled import njit
 
@@ -39,9 +40,6 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 
 _KEYS, _KEY_LEN, _KEY_CODE, _TYPE_NAMES, _TYPE_LEN, _TYPE_CODE = _tables()
-_SPACE = np.zeros(256, dtype=np.bool_)
-_SPACE[[ord(c) for c in " \t\r\n"]] = True
-_QUOTE, _BACKSLASH = ord('"'), ord("\\")
 
 
 @njit(_nrt=False)
@@ -83,96 +81,28 @@ def _tile(buf: np.ndarray, a: int, b: int) -> int:
 
 
 @njit(_nrt=False)
-def _string_end(buf: np.ndarray, i: int, end: int) -> tuple[int, bool]:
-    """(position of the closing quote of the string whose body starts at ``i``, it holds a backslash)."""
-    escaped = False
-    while i < end:
-        c = buf[i]
-        if c == _BACKSLASH:
-            escaped = True
-            i += 2
-            continue
-        if c == _QUOTE:
-            return i, escaped
-        i += 1
-    return -1, escaped
-
-
-@njit(_nrt=False)
-def _skip_value(buf: np.ndarray, i: int, end: int) -> int:
-    """The position after the JSON value starting at ``i`` (-1 when it runs past ``end``)."""
-    depth = 0
-    while i < end:
-        c = buf[i]
-        if c == _QUOTE:
-            close, _ = _string_end(buf, i + 1, end)
-            if close < 0:
-                return -1
-            i = close + 1
-            if depth == 0:
-                return i
-            continue
-        if c == ord("[") or c == ord("{"):
-            depth += 1
-        elif c == ord("]") or c == ord("}"):
-            if depth == 0:
-                return i
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        elif depth == 0 and (c == ord(",") or _SPACE[c]):
-            return i
-        i += 1
-    return -1 if depth else i
-
-
-@njit(_nrt=False)
-def _spaces(buf: np.ndarray, i: int, end: int) -> int:
-    """The position after the JSON whitespace at ``i``."""
-    while i < end and _SPACE[buf[i]]:
-        i += 1
-    return i
-
-
-@njit(_nrt=False)
-def _integer(buf: np.ndarray, a: int, b: int) -> tuple[int, int]:
-    """(value, 1) of a JSON integer written as buf[a:b]; (0, 0) for another value, (0, -1) when too long."""
-    sign, i = 1, a
-    if i < b and buf[i] == ord("-"):
-        sign, i = -1, i + 1
-    if i >= b or b - i > 15:
-        return 0, -1 if b - i > 15 else 0
-    value = 0
-    for j in range(i, b):
-        if not 48 <= buf[j] <= 57:
-            return 0, 0
-        value = value * 10 + buf[j] - 48
-    return sign * value, 1
-
-
-@njit(_nrt=False)
 def _consumed(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     """The count of the list at ``i`` with its tile codes in ``out`` (-1 past four elements; PYTHON when a string
     holds a backslash or the list cannot be read)."""
-    i, n = _spaces(buf, i + 1, end), 0
+    i, n = spaces(buf, i + 1, end), 0
     while i < end and buf[i] != ord("]"):
         code = _NOT_TILE
-        if buf[i] == _QUOTE:
-            close, escaped = _string_end(buf, i + 1, end)
+        if buf[i] == QUOTE:
+            close, escaped = string_end(buf, i + 1, end)
             if close < 0 or escaped:
                 return PYTHON
             code = _tile(buf, i + 1, close)
             i = close + 1
         else:
-            i = _skip_value(buf, i, end)
+            i = skip_value(buf, i, end)
             if i < 0:
                 return PYTHON
         if n < 4:
             out[n] = code
         n += 1
-        i = _spaces(buf, i, end)
+        i = spaces(buf, i, end)
         if i < end and buf[i] == ord(","):
-            i = _spaces(buf, i + 1, end)
+            i = spaces(buf, i + 1, end)
     if i >= end:
         return PYTHON
     return n if n <= 4 else -1
@@ -184,30 +114,30 @@ def _fields(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.ndarray
     consumed count, dora_marker); False when the line must be read in Python."""
     if buf[a] != ord("{"):
         return False
-    i = _spaces(buf, a + 1, b)
+    i = spaces(buf, a + 1, b)
     while i < b and buf[i] != ord("}"):
-        if buf[i] != _QUOTE:
+        if buf[i] != QUOTE:
             return False
-        close, escaped = _string_end(buf, i + 1, b)
+        close, escaped = string_end(buf, i + 1, b)
         if close < 0 or escaped:
             return False
         key = _lookup(buf, i + 1, close, _KEYS, _KEY_LEN, _KEY_CODE)
-        i = _spaces(buf, close + 1, b)
+        i = spaces(buf, close + 1, b)
         if i >= b or buf[i] != ord(":"):
             return False
-        v = _spaces(buf, i + 1, b)
-        after = _skip_value(buf, v, b)
+        v = spaces(buf, i + 1, b)
+        after = skip_value(buf, v, b)
         if after < 0 or v >= b:
             return False
-        is_string = buf[v] == _QUOTE
+        is_string = buf[v] == QUOTE
         if is_string and key >= 0:
-            _, escaped = _string_end(buf, v + 1, after)
+            _, escaped = string_end(buf, v + 1, after)
             if escaped:
                 return False
         if key == 0:
             f[0] = _lookup(buf, v + 1, after - 1, _TYPE_NAMES, _TYPE_LEN, _TYPE_CODE) if is_string else PYTHON
         elif key == 1 or key == 3:
-            value, ok = _integer(buf, v, after)
+            value, ok = integer(buf, v, after)
             if ok < 0:
                 return False
             f[key] = value if ok else -99
@@ -220,10 +150,10 @@ def _fields(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.ndarray
             f[5] = _consumed(buf, v, after, consumed) if buf[v] == ord("[") else -1
             if f[5] == PYTHON:
                 return False
-        i = _spaces(buf, after, b)
+        i = spaces(buf, after, b)
         if i < b and buf[i] == ord(","):
-            i = _spaces(buf, i + 1, b)
-    return i < b and _spaces(buf, i + 1, b) == b and f[0] != PYTHON
+            i = spaces(buf, i + 1, b)
+    return i < b and spaces(buf, i + 1, b) == b and f[0] != PYTHON
 
 
 @njit(_nrt=False)
@@ -259,8 +189,8 @@ def read_rows(buf: np.ndarray) -> np.ndarray:
         stop = start
         while stop < end and buf[stop] != 10:
             stop += 1
-        a, b = _spaces(buf, start, stop), stop
-        while b > a and _SPACE[buf[b - 1]]:
+        a, b = spaces(buf, start, stop), stop
+        while b > a and SPACE[buf[b - 1]]:
             b -= 1
         start = stop + 1
         if a == b:

@@ -26,21 +26,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.sources.json_bytes import BACKSLASH, QUOTE, SPACE, spaces
 from pipeline.sources.mjai import kernel as k
 from pipeline.sources.mjai.lines import (
     _ABSENT,
-    _BACKSLASH,
     _NOT_STRING,
     _NOT_TILE,
-    _QUOTE,
-    _SPACE,
     _TYPE_CODE,
     _TYPE_LEN,
     _TYPE_NAMES,
     PYTHON,
     _lookup,
     _row,
-    _spaces,
     _tile,
 )
 from rules.compiled import njit
@@ -79,7 +76,7 @@ _SHAPE_LEN = np.array([len(line) for line, _ in _SHAPE_LINES], dtype=np.int64)
 _SHAPE_NAME = np.array([TYPE_NAMES.index(name) for _, name in _SHAPE_LINES], dtype=np.int64)
 _PLAIN_BYTE = np.zeros(256, dtype=np.bool_)
 _PLAIN_BYTE[0x21:0x7F] = True
-_PLAIN_BYTE[[_QUOTE, _BACKSLASH]] = False
+_PLAIN_BYTE[[QUOTE, BACKSLASH]] = False
 """The bytes a _SHAPES tile name may hold: printable ASCII but a quote or a backslash (no line break among them)."""
 
 
@@ -102,9 +99,9 @@ def _plain_string(buf: np.ndarray, i: int, end: int) -> int:
     character or a byte past ASCII (the line is then json's, which checks it is UTF-8), or is not closed."""
     while i < end:
         c = buf[i]
-        if c == _QUOTE:
+        if c == QUOTE:
             return i
-        if c == _BACKSLASH or c < 0x20 or c >= 0x80:
+        if c == BACKSLASH or c < 0x20 or c >= 0x80:
             return -1
         i += 1
     return -1
@@ -116,7 +113,7 @@ def _plain_scalar(buf: np.ndarray, i: int, end: int, out: np.ndarray) -> int:
     3 false or null. Returns the position after it, -1 when it is not a plain scalar."""
     c = buf[i]
     out[2] = 0
-    if c == _QUOTE:
+    if c == QUOTE:
         close = _plain_string(buf, i + 1, end)
         if close < 0:
             return -1
@@ -160,9 +157,9 @@ def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.nd
     for j in range(7):
         red[j] = 0
     actor_3, name = 0, -1
-    i = _spaces(buf, a + 1, b)
+    i = spaces(buf, a + 1, b)
     while True:
-        if i >= b or buf[i] != _QUOTE:
+        if i >= b or buf[i] != QUOTE:
             return -1
         close = _plain_string(buf, i + 1, b)
         n = close - i - 1
@@ -172,16 +169,16 @@ def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.nd
             if buf[i + 1 + j] != _KEY_NAMES[n, j]:
                 return -1
         key = _KEY_OF[n]
-        i = _spaces(buf, close + 1, b)
+        i = spaces(buf, close + 1, b)
         if i >= b or buf[i] != ord(":"):
             return -1
-        i = _spaces(buf, i + 1, b)
+        i = spaces(buf, i + 1, b)
         if i >= b:
             return -1
         if buf[i] == ord("["):
             if key == 0:
                 return -1
-            i = _spaces(buf, i + 1, b)
+            i = spaces(buf, i + 1, b)
             count, seen = 0, 0
             if key == 5:
                 consumed[:] = -1
@@ -194,9 +191,9 @@ def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.nd
                 if key == 5 and count < 4:
                     consumed[count] = _tile(buf, at + 1, scalar[1]) if scalar[0] == 0 else _NOT_TILE
                 count += 1
-                i = _spaces(buf, i, b)
+                i = spaces(buf, i, b)
                 if i < b and buf[i] == ord(","):
-                    i = _spaces(buf, i + 1, b)
+                    i = spaces(buf, i + 1, b)
                     if i < b and buf[i] == ord("]"):
                         return -1
                 elif i < b and buf[i] != ord("]"):
@@ -240,9 +237,9 @@ def _plain_event(buf: np.ndarray, a: int, b: int, f: np.ndarray, consumed: np.nd
             else:
                 consumed[:] = -1
                 f[5] = -1
-        i = _spaces(buf, i, b)
+        i = spaces(buf, i, b)
         if i < b and buf[i] == ord(","):
-            i = _spaces(buf, i + 1, b)
+            i = spaces(buf, i + 1, b)
             continue
         if i == b - 1 and buf[i] == ord("}") and name >= 0:
             break
@@ -257,10 +254,10 @@ def _one_object(buf: np.ndarray, a: int, b: int) -> bool:
     depth, i = 0, a
     while i < b:
         c = buf[i]
-        if c == _QUOTE:
+        if c == QUOTE:
             i += 1
-            while i < b and buf[i] != _QUOTE:
-                i += 2 if buf[i] == _BACKSLASH else 1
+            while i < b and buf[i] != QUOTE:
+                i += 2 if buf[i] == BACKSLASH else 1
             if i >= b:
                 return False
         elif c == ord("{") or c == ord("["):
@@ -368,8 +365,8 @@ def scan(buf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.n
                 if _odd_break(buf, stop, end):
                     return 1, rows[:0], bounds[:0], names[:0], flags[:0]
             stop += 1
-        a, b = _spaces(buf, start, stop), stop
-        while b > a and _SPACE[buf[b - 1]]:
+        a, b = spaces(buf, start, stop), stop
+        while b > a and SPACE[buf[b - 1]]:
             b -= 1
         start = stop + 1
         if a == b:

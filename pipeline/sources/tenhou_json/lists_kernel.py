@@ -1,11 +1,11 @@
 """The kyoku's lists of a tenhou.net/6 file read from its bytes (numba), for round.prepare_kyoku's seats.
 
 Walking the Python lists json builds costs ~20 us a kyoku (round._seat_codes); reading the same values from the
-bytes costs ~35 us a whole game. ``log_lists`` reads a file that is one JSON object (a UTF-8 byte order mark and blanks
-around it allowed) whose keys hold no backslash and name ``log`` once: every entry of every kyoku of its ``log``
-array, each either *flat* (an array of integers without fraction or exponent and of strings without a backslash:
-its items given) or not (skipped). Anything else (a top-level list, JSON lines, a second ``log``, a kyoku that is
-not an array) is declined: the caller reads the lists json built, as before.
+bytes costs ~35 us a whole game. ``log_lists`` reads a file that is one JSON object (a UTF-8 byte order mark and
+blanks around it allowed) whose keys hold no backslash and name ``log`` once: every entry of every kyoku of its
+``log`` array, each either *flat* (an array of integers of at most 15 digits, without fraction or exponent, and of
+strings without a backslash: its items given) or not (skipped). Anything else (a top-level list, JSON lines, a
+second ``log``, a kyoku that is not an array) is declined: the caller reads the lists json built, as before.
 
 The bytes are valid JSON already (the document was read from them by json before): the walk only finds where
 values begin and end, it does not check them. ``seat_arrays`` then checks and lays out the seats' lists of every
@@ -16,81 +16,81 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.sources.json_bytes import QUOTE, integer, skip_value, spaces, string_end
 from rules.compiled import njit
 
 OK, DECLINED = 1, 0
 """``log_lists``' status."""
 INT, STRING = 0, 1
 """An item's kind (``kinds``): an integer (``values``: it) or a string (``values``: its span's row in ``spans``)."""
-MAX_DIGITS = 18
-"""An integer of more digits is not read (its entry is not flat): it may not fit 64 bits."""
 
-_QUOTE, _BACKSLASH, _COMMA, _MINUS = 34, 92, 44, 45
-_OPEN_LIST, _CLOSE_LIST, _OPEN_OBJECT, _CLOSE_OBJECT = 91, 93, 123, 125
+_COMMA, _OPEN_LIST, _CLOSE_LIST, _OPEN_OBJECT, _CLOSE_OBJECT = 44, 91, 93, 123, 125
 _LOG = np.frombuffer(b"log", dtype=np.uint8).copy()
+_ITEMS, _STRINGS, _FLAT, _KYOKU, _ENTRIES = range(5)
+"""log_lists' counts: items and strings read, whether the last entry read was flat, kyoku and entries read."""
 
 
 @njit(_nrt=False)
-def _opens(c: int) -> bool:
-    return c == _OPEN_LIST or c == _OPEN_OBJECT  # noqa: SIM109 - integer compares, as numba compiles them best
+def _next(buf: np.ndarray, pos: int, n: int) -> int:
+    """The position of what follows a value ending at ``pos``: past the blanks and one comma."""
+    pos = spaces(buf, pos, n)
+    return spaces(buf, pos + 1, n) if pos < n and buf[pos] == _COMMA else pos
 
 
 @njit(_nrt=False)
-def _closes(c: int) -> bool:
-    return c == _CLOSE_LIST or c == _CLOSE_OBJECT  # noqa: SIM109
+def _is_log(buf: np.ndarray, a: int, b: int) -> bool:
+    """Whether the key written as buf[a:b] is ``log``."""
+    return b - a == 3 and buf[a] == _LOG[0] and buf[a + 1] == _LOG[1] and buf[a + 2] == _LOG[2]
 
 
 @njit(_nrt=False)
-def _blank(c: int) -> bool:
-    return c == 32 or c == 10 or c == 13 or c == 9
+def _entry(buf: np.ndarray, pos: int, n: int, kinds: np.ndarray, values: np.ndarray, spans: np.ndarray,
+           counts: np.ndarray) -> int:  # fmt: skip
+    """Read the kyoku entry at ``pos``: a flat list's items appended (counts[_FLAT] 1), anything else skipped, its
+    items dropped (counts[_FLAT] 0). Returns the position after it."""
+    end = skip_value(buf, pos, n)
+    first_item, first_string = counts[_ITEMS], counts[_STRINGS]
+    flat = buf[pos] == _OPEN_LIST
+    pos = spaces(buf, pos + 1, n)
+    while flat and pos < n and buf[pos] != _CLOSE_LIST:
+        item_end = skip_value(buf, pos, n)
+        if buf[pos] == QUOTE:
+            close, escaped = string_end(buf, pos + 1, n)
+            flat = not escaped
+            kinds[counts[_ITEMS]], values[counts[_ITEMS]] = STRING, counts[_STRINGS]
+            spans[counts[_STRINGS], 0], spans[counts[_STRINGS], 1] = pos + 1, close
+            counts[_STRINGS] += 1
+        else:
+            number, status = integer(buf, pos, item_end)  # 0 or -1: not an integer, or too long
+            flat = status == 1
+            kinds[counts[_ITEMS]], values[counts[_ITEMS]] = INT, number
+        counts[_ITEMS] += 1
+        pos = _next(buf, item_end, n)
+    counts[_FLAT] = 1 if flat else 0
+    if not flat:
+        counts[_ITEMS], counts[_STRINGS] = first_item, first_string
+    return end
 
 
 @njit(_nrt=False)
-def _skip_blanks(buf: np.ndarray, pos: int) -> int:
-    while pos < len(buf) and _blank(buf[pos]):
-        pos += 1
-    return pos
-
-
-@njit(_nrt=False)
-def _string_end(buf: np.ndarray, pos: int) -> int:
-    """The position after the string opening at ``pos`` (a quote)."""
-    pos += 1
-    while pos < len(buf):
-        c = buf[pos]
-        if c == _BACKSLASH:
-            pos += 2
-            continue
-        pos += 1
-        if c == _QUOTE:
-            return pos
-    return len(buf)
-
-
-@njit(_nrt=False)
-def _value_end(buf: np.ndarray, pos: int) -> int:
-    """The position after the value starting at ``pos``."""
-    c = buf[pos]
-    if c == _QUOTE:
-        return _string_end(buf, pos)
-    if _opens(c):
-        depth = 0
-        while pos < len(buf):
-            c = buf[pos]
-            if c == _QUOTE:
-                pos = _string_end(buf, pos)
-                continue
-            if _opens(c):
-                depth += 1
-            elif _closes(c):
-                depth -= 1
-                if depth == 0:
-                    return pos + 1
-            pos += 1
-        return len(buf)
-    while pos < len(buf) and not (_blank(buf[pos]) or buf[pos] == _COMMA or _closes(buf[pos])):
-        pos += 1
-    return pos
+def _log(buf: np.ndarray, pos: int, n: int, kyoku: np.ndarray, entries: np.ndarray, kinds: np.ndarray,
+         values: np.ndarray, spans: np.ndarray, counts: np.ndarray) -> int:  # fmt: skip
+    """Read the ``log`` array at ``pos`` (its opening bracket): each kyoku's first entry in ``kyoku``, each entry's
+    first item and flatness in ``entries``. Returns the position after it, -1 when a kyoku is not an array."""
+    pos = spaces(buf, pos + 1, n)
+    while pos < n and buf[pos] != _CLOSE_LIST:
+        if buf[pos] != _OPEN_LIST:
+            return -1
+        kyoku[counts[_KYOKU]] = counts[_ENTRIES]
+        counts[_KYOKU] += 1
+        pos = spaces(buf, pos + 1, n)
+        while pos < n and buf[pos] != _CLOSE_LIST:
+            entries[counts[_ENTRIES], 0] = counts[_ITEMS]
+            pos = _next(buf, _entry(buf, pos, n, kinds, values, spans, counts), n)
+            entries[counts[_ENTRIES], 1] = counts[_FLAT]
+            counts[_ENTRIES] += 1
+        pos = _next(buf, pos + 1, n)  # past the kyoku's closing bracket
+    return pos + 1
 
 
 @njit
@@ -105,91 +105,28 @@ def log_lists(buf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray,
     kinds = np.zeros(n // 2 + 1, dtype=np.int8)
     values = np.zeros(n // 2 + 1, dtype=np.int64)
     spans = np.zeros((n // 2 + 1, 2), dtype=np.int64)
+    counts = np.zeros(5, dtype=np.int64)
     empty = (DECLINED, kyoku[:0], entries[:0], kinds[:0], values[:0], spans[:0])
-    pos = 3 if n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF else 0
-    pos = _skip_blanks(buf, pos)
+    pos = spaces(buf, 3 if n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF else 0, n)
     if pos >= n or buf[pos] != _OPEN_OBJECT:
         return empty
-    pos = _skip_blanks(buf, pos + 1)
-    n_kyoku, n_entries, n_items, n_strings, seen = 0, 0, 0, 0, False
-    while pos < n and buf[pos] != _CLOSE_OBJECT:
-        end = _string_end(buf, pos)
-        is_log = end - pos == 5
-        for j in range(pos + 1, end - 1):
-            if buf[j] == _BACKSLASH:
-                return empty  # a key json reads otherwise than its bytes
-            if is_log and buf[j] != _LOG[j - pos - 1]:
-                is_log = False
-        pos = _skip_blanks(buf, _skip_blanks(buf, end) + 1)  # the colon
-        if not is_log:
-            pos = _value_end(buf, pos)
-        elif seen or buf[pos] != _OPEN_LIST:
+    pos, seen = spaces(buf, pos + 1, n), False
+    while pos < n and buf[pos] != _CLOSE_OBJECT:  # the top object's keys
+        close, escaped = string_end(buf, pos + 1, n)
+        if escaped:
+            return empty  # a key json reads otherwise than its bytes
+        is_log = _is_log(buf, pos + 1, close)
+        pos = spaces(buf, spaces(buf, close + 1, n) + 1, n)  # past the colon
+        if is_log and (seen or buf[pos] != _OPEN_LIST):
             return empty  # a second log (json keeps the last), or a log that is not a list
-        else:
-            seen = True
-            pos = _skip_blanks(buf, pos + 1)
-            while pos < n and buf[pos] != _CLOSE_LIST:  # the kyoku
-                if buf[pos] != _OPEN_LIST:
-                    return empty
-                kyoku[n_kyoku] = n_entries
-                n_kyoku += 1
-                pos = _skip_blanks(buf, pos + 1)
-                while pos < n and buf[pos] != _CLOSE_LIST:  # the kyoku's entries
-                    entries[n_entries, 0] = n_items
-                    flat = buf[pos] == _OPEN_LIST
-                    if flat:
-                        first_item, first_string = n_items, n_strings
-                        pos = _skip_blanks(buf, pos + 1)
-                        while pos < n and buf[pos] != _CLOSE_LIST and flat:  # the entry's items
-                            c = buf[pos]
-                            if c == _QUOTE:
-                                end = _string_end(buf, pos)
-                                for j in range(pos + 1, end - 1):
-                                    if buf[j] == _BACKSLASH:
-                                        flat = False
-                                kinds[n_items], values[n_items] = STRING, n_strings
-                                spans[n_strings, 0], spans[n_strings, 1] = pos + 1, end - 1
-                                n_strings += 1
-                            else:
-                                end = _value_end(buf, pos)
-                                start = pos + 1 if c == _MINUS else pos
-                                if end == start or end - start > MAX_DIGITS:
-                                    flat = False
-                                number = 0
-                                for j in range(start, end):
-                                    digit = buf[j] - 48
-                                    if digit < 0 or digit > 9:
-                                        flat = False
-                                        break
-                                    number = number * 10 + digit
-                                kinds[n_items], values[n_items] = INT, -number if c == _MINUS else number
-                            n_items += 1
-                            pos = _skip_blanks(buf, end)
-                            if pos < n and buf[pos] == _COMMA:
-                                pos = _skip_blanks(buf, pos + 1)
-                        if not flat:  # the rest of the entry skipped, its items dropped
-                            n_items, n_strings = first_item, first_string
-                            while pos < n and buf[pos] != _CLOSE_LIST:
-                                pos = _skip_blanks(buf, _value_end(buf, pos))
-                                if pos < n and buf[pos] == _COMMA:
-                                    pos = _skip_blanks(buf, pos + 1)
-                        pos += 1  # the entry's closing bracket
-                    else:
-                        pos = _value_end(buf, pos)
-                    entries[n_entries, 1] = 1 if flat else 0
-                    n_entries += 1
-                    pos = _skip_blanks(buf, pos)
-                    if pos < n and buf[pos] == _COMMA:
-                        pos = _skip_blanks(buf, pos + 1)
-                pos = _skip_blanks(buf, pos + 1)  # the kyoku's closing bracket
-                if pos < n and buf[pos] == _COMMA:
-                    pos = _skip_blanks(buf, pos + 1)
-            pos += 1  # the log's closing bracket
-        pos = _skip_blanks(buf, pos)
-        if pos < n and buf[pos] == _COMMA:
-            pos = _skip_blanks(buf, pos + 1)
-    if not seen or _skip_blanks(buf, pos + 1) != n:
+        seen = seen or is_log
+        pos = _log(buf, pos, n, kyoku, entries, kinds, values, spans, counts) if is_log else skip_value(buf, pos, n)
+        if pos < 0:
+            return empty
+        pos = _next(buf, pos, n)
+    if not seen or spaces(buf, pos + 1, n) != n:
         return empty  # no log, or more than one value (JSON lines)
+    n_kyoku, n_entries, n_items, n_strings = counts[_KYOKU], counts[_ENTRIES], counts[_ITEMS], counts[_STRINGS]
     kyoku[n_kyoku] = n_entries
     entries[n_entries, 0] = n_items
     return OK, kyoku[: n_kyoku + 1], entries[: n_entries + 1], kinds[:n_items], values[:n_items], spans[:n_strings]

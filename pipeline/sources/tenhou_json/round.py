@@ -76,9 +76,9 @@ def _item(value: Any, gives: bool) -> Item:
     return check_code(value)
 
 
-TILE_CODES = frozenset([*range(11, 20), *range(21, 30), *range(31, 40), *range(41, 48), 51, 52, 53])
+_TILE_CODES = frozenset([*range(11, 20), *range(21, 30), *range(31, 40), *range(41, 48), 51, 52, 53])
 """Every tile code (what check_code accepts), for the lists' fast path (anything else goes through _item)."""
-GIVE_CODES = TILE_CODES | {TSUMOGIRI, KAN_PLACEHOLDER}
+_GIVE_CODES = _TILE_CODES | {TSUMOGIRI, KAN_PLACEHOLDER}
 
 
 def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
@@ -92,8 +92,8 @@ def _seat_groups(kyoku: list[Any]) -> Iterator[tuple[list[Any], list[int]]]:
         if not all(isinstance(part, list) for part in group):
             raise ParseError(f"seat {seat}: hand, takes and discards must be lists")
         hand = group[0]
-        if not (PLAIN_INT.issuperset(map(type, hand)) and TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
-            hand = [c if type(c) is int and c in TILE_CODES else check_code(c) for c in hand]
+        if not (PLAIN_INT.issuperset(map(type, hand)) and _TILE_CODES.issuperset(hand)):  # plain tile codes at C speed
+            hand = [c if type(c) is int and c in _TILE_CODES else check_code(c) for c in hand]
         else:
             hand = list(hand)
         if len(hand) not in (0, 13):
@@ -106,8 +106,8 @@ def _seat_lists(kyoku: list[Any]) -> tuple[list[list[int]], list[list[Item]], li
     hands, takes, gives = [], [], []
     for group, hand in _seat_groups(kyoku):
         hands.append(hand)
-        takes.append([v if type(v) is int and v in TILE_CODES else _item(v, False) for v in group[1]])
-        gives.append([v if type(v) is int and v in GIVE_CODES else _item(v, True) for v in group[2]])
+        takes.append([v if type(v) is int and v in _TILE_CODES else _item(v, False) for v in group[1]])
+        gives.append([v if type(v) is int and v in _GIVE_CODES else _item(v, True) for v in group[2]])
     return hands, takes, gives
 
 
@@ -190,8 +190,8 @@ def _seat_codes(kyoku: list[Any], game: GameLists) -> Seats:
     take_start, give_start = [len(game.takes)], [len(game.gives)]
     for group, hand in _seat_groups(kyoku):
         hands.append(hand)
-        chis.append(_encoded(group[1], TILE_CODES, False, game, game.takes))
-        _encoded(group[2], GIVE_CODES, True, game, game.gives)
+        chis.append(_encoded(group[1], _TILE_CODES, False, game, game.takes))
+        _encoded(group[2], _GIVE_CODES, True, game, game.gives)
         take_start.append(len(game.takes))
         give_start.append(len(game.gives))
     return hands, take_start, give_start, chis

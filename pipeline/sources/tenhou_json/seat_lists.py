@@ -15,15 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.sources.tenhou_json.codes import Call
+from pipeline.sources.tenhou_json.codes import KAN_PLACEHOLDER, TSUMOGIRI, Call
 from pipeline.sources.tenhou_json.fast import GameLists
+from pipeline.sources.tenhou_json.ids_kernel import KIND_OF_CODE
 from pipeline.sources.tenhou_json.lists_kernel import OK, log_lists, seat_arrays
-from pipeline.sources.tenhou_json.round import GIVE_CODES, TILE_CODES, Seats, call_of
+from pipeline.sources.tenhou_json.round import Seats, call_of
 
-_TILE_OK = np.zeros(100, dtype=bool)
-_TILE_OK[sorted(TILE_CODES)] = True
-_GIVE_OK = np.zeros(100, dtype=bool)
-_GIVE_OK[sorted(GIVE_CODES)] = True
+_TILE_OK = KIND_OF_CODE >= 0
+"""Whether a code (0-63) is a tile code (check_code's codes, by ids_kernel's table)."""
+_GIVE_OK = _TILE_OK.copy()
+_GIVE_OK[[TSUMOGIRI, KAN_PLACEHOLDER]] = True
 
 
 MAX_BYTES = 1 << 20
