@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from pipeline.columns import to_arrow_array
 from pipeline.errors import NotALogError, ParseError
+from pipeline.identity import identify
 from pipeline.schema import arrow_schema
 from pipeline.sources import tenhou_xml
 
@@ -53,9 +54,10 @@ def column_form(table: str, name: str, column: Any) -> tuple:
 
 def parse_outcome(parse: Callable[[bytes, str], list], data: bytes, name: str) -> tuple:
     """What ``parse`` (a format's parse function) gives for one file: ('games', [game forms]) or ('error', type,
-    message, game, round, tag)."""
+    message, game, round, tag). Each game as the ingest keeps it: identified (pipeline.identity; the parsers do it
+    themselves since the twenty-second session, read_file did it before)."""
     try:
-        games = parse(data, name)
+        games = [identify(game) for game in parse(data, name)]
     except (ParseError, NotALogError) as exc:
         return ("error", type(exc).__name__, str(exc), getattr(exc, "game_id", None), exc.round_idx, exc.tag)
     forms = []

@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 from pipeline import __version__
 from pipeline.errors import NotALogError, ParseError, UnknownCodeError
-from pipeline.identity import identify
 from pipeline.ingest import containers
 from pipeline.ingest.containers import Entry
 from pipeline.ingest.status import OK, Verdict, decide
@@ -183,7 +182,7 @@ def read_file(
     cut = None
     try:
         plain, cut = _uncompressed(data, path, limits.max_bytes)
-        result.games = [identify(game) for game in PARSERS[fmt](plain, str(path))]  # one identity for every format
+        result.games = PARSERS[fmt](plain, str(path))  # every parser's games carry pipeline.identity's fingerprint
     except NotALogError as exc:
         result.verdict = decide("not_a_log", one_line(_said_cut(str(exc), cut)))
     except ParseError as exc:

@@ -21,10 +21,13 @@ from pipeline.audit import CheckResult, run_audit
 from pipeline.db import connect
 from pipeline.derive.run import derive
 from pipeline.errors import NotALogError, ParseError, UnknownCodeError
+from pipeline.identity import identify
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
 from pipeline.sources.mjai import SOURCE, looks_like, parse
 from pipeline.sources.mjai.game_end import final_scores
+from pipeline.sources.mjai.header import fingerprint
+from pipeline.sources.mjai.stream import read_stream, split_games
 from pipeline.statistics import run_checks
 from pipeline.store.warehouse import Warehouse
 
@@ -155,8 +158,11 @@ def test_every_real_file_parses_into_schema_valid_tables(shared_logs: Path) -> N
 
 
 def test_games_rows_say_bot_written_with_unknown_room(shared_logs: Path) -> None:
-    (row,) = rows(read_one(shared_logs, RIICHIENV), "games")
-    assert row["game_id"] == "fp-" + row["fingerprint"]
+    game = read_one(shared_logs, RIICHIENV)
+    (row,) = rows(game, "games")
+    (events,) = split_games(read_stream((shared_logs / RIICHIENV).read_bytes(), RIICHIENV)[0], RIICHIENV)
+    assert row["game_id"] == "fp-" + fingerprint(events)  # no id in the log: named by its events' hash
+    assert row["fingerprint"] == game.fingerprint == identify(game).fingerprint
     assert (row["room"], row["is_server_log"], row["is_custom_rule"]) == ("unknown", False, True)
     assert row["is_vs_humans"] is False
     assert (row["n_players"], row["is_hanchan"], row["has_red_fives"], row["rule_code"]) == (4, True, True, 0x08)
@@ -378,8 +384,8 @@ def test_a_file_with_two_games_gives_two_games() -> None:
     second = synthetic()
     second[0] = ev("start_game", names=["W", "X", "Y", "Z"], kyoku_first=0, aka_flag=True)
     games = parse(encode(synthetic() + second), "two.jsonl")
-    assert len(games) == 2 and games[0].game_id != games[1].game_id
-    assert len({g.fingerprint for g in games}) == 2
+    assert len(games) == 2 and games[0].game_id != games[1].game_id  # named by their events: the names differ
+    assert [g.n_rounds for g in games] == [g.n_rounds for g in parse(encode(synthetic()), "one.jsonl")] * 2
 
 
 def test_a_truncated_game_keeps_its_complete_rounds(shared_logs: Path) -> None:

@@ -8,7 +8,7 @@ edited there (names, GO type, no log id in the file name), so only their round t
 Columns the JSON does not carry (see pipeline.sources.tenhou_json; NOT_CARRIED, AS_KINDS and
 LIMIT_HANDS_FU below say why, and the last test checks that exactly these differ):
 
-- games.source, games.source_file, games.fingerprint (no shuffle seed, no 136-ids in the JSON)
+- games.source, games.source_file
 - rounds.dice (not written), every source_index (synthetic: the JSON has no elements)
 - tile ids (rounds.dora_indicator, rounds.hands_start, events.tile, events.meld_tiles, wins.tile,
   wins.hand, wins.melds, wins.dora_indicators, wins.ura_indicators, draws.hands_shown): compared as
@@ -45,7 +45,6 @@ ROUND_TABLES = ("rounds", "events", "wins", "draws")
 NOT_CARRIED: dict[tuple[str, str], str] = {
     ("games", "source"): "the format's name",
     ("games", "source_file"): "the path read",
-    ("games", "fingerprint"): "the XML hashes the shuffle seed and the first INIT (136-ids, dice): not in the JSON",
     ("rounds", "dice"): "not in the JSON: an empty list",
     ("rounds", "source_index"): "synthetic: the JSON has no elements",
     ("events", "source_index"): "synthetic",

@@ -12,6 +12,7 @@ from typing import Any
 
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
+from pipeline.identity import identify
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import ParsedGame, check_storable, errors_named, final_ranks, set_game_id
 from pipeline.sources.majsoul.codes import RESULT_KINDS, check_kind
@@ -180,8 +181,8 @@ class _GameReader:
         set_game_id(self.tables, header.game_id)
         self._fill_games(n_rounds, final is not None)
         self._fill_players(final)
-        return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, final is not None,
-                          self.tables)  # fmt: skip
+        return identify(ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds,
+                                   final is not None, self.tables))  # fmt: skip
 
     def _fill_games(self, n_rounds: int, is_complete: bool) -> None:
         header, rules = self.header, self.rules

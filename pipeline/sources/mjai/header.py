@@ -34,7 +34,9 @@ class Header:
     """What the games and players tables need from a game's events."""
 
     game_id: str
-    fingerprint: str
+    fingerprint: str | None
+    """The hash of the events (``fingerprint``) when the game id is made of it (no id in the log), else None: a
+    game with rounds is known by its content (pipeline.identity), and one without computes it when it ends."""
     n_players: int
     has_red_fives: bool
     is_hanchan: bool
@@ -150,9 +152,8 @@ def _log_ids(start: dict[str, Any]) -> tuple[str | None, str | None]:
     return tenhou, other
 
 
-def read_header(game: GameEvents, print_fp: str | None = None) -> Header:
-    """Read a game's header (``print_fp``: its fingerprint when the caller has it); raises ParseError
-    (UnknownCodeError) for values that cannot be read."""
+def read_header(game: GameEvents) -> Header:
+    """Read a game's header; raises ParseError (UnknownCodeError) for values that cannot be read."""
     quirks: set[str] = set()
     start = game.start_game
     if start is None:
@@ -160,8 +161,8 @@ def read_header(game: GameEvents, print_fp: str | None = None) -> Header:
     tenhou_id, other_id = _log_ids(start or {})
     quirks.add("converted" if tenhou_id else "bot_written")
     red = _red_fives(game, quirks)
-    print_fp = print_fp or fingerprint(game)
-    game_id = tenhou_id or other_id or "fp-" + print_fp
+    print_fp = None if tenhou_id or other_id else fingerprint(game)  # the events hashed only to name the game
+    game_id = tenhou_id or other_id or f"fp-{print_fp}"
     if tenhou_id:
         rules = decode_rule(int(tenhou_id.split("-")[1], 16))
         return Header(game_id, print_fp, rules.n_players, red or rules.has_red_fives, rules.is_hanchan,

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import ParseError
+from pipeline.identity import identify
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import (
     ParsedGame,
@@ -70,20 +71,29 @@ def _parse_game(game: GameEvents, source_file: str, lines: np.ndarray | None) ->
     ParseError naming the file, game and round."""
     game_id, reader = None, None
     try:
-        print_fp = fingerprint(game)
-        game_id = "fp-" + print_fp  # named in errors until the header gives the game id
-        header = read_header(game, print_fp)
+        header = read_header(game)
         game_id = header.game_id
         reader = _GameReader(game, header, source_file, lines)
         return reader.read()
     except ParseError as exc:
+        game_id = game_id or _hashed_id(game)
         round_idx = exc.round_idx if exc.round_idx is not None else (reader.round_idx if reader else None)
         raise type(exc)(f"{source_file}: {exc.message}", game_id=exc.game_id or game_id, round_idx=round_idx,
                         tag=exc.tag or (reader.tag if reader else None)) from None  # fmt: skip
     except _MALFORMED as exc:
+        game_id = game_id or _hashed_id(game)
         raise ParseError(f"{source_file}: malformed event ({type(exc).__name__}: {exc})", game_id=game_id,
                          round_idx=reader.round_idx if reader else None,
                          tag=reader.tag if reader else None) from None  # fmt: skip
+
+
+def _hashed_id(game: GameEvents) -> str | None:
+    """The id a game without one gets (its events' fingerprint), to name it in an error raised before its header
+    was read; None when its events cannot be hashed either."""
+    try:
+        return "fp-" + fingerprint(game)
+    except (ParseError, *_MALFORMED):
+        return None
 
 
 class _GameReader:
@@ -216,15 +226,17 @@ class _GameReader:
         self.tables["events"] = event_columns(header.game_id, self.events, header.has_red_fives, self.compiled)
         self.tables["rounds"]["n_events"] = [len(events) for events in self.events]
         set_game_id(self.tables, header.game_id)
-        self._fill_games(n_rounds, is_complete)
+        # a game with rounds is known by its content (identify), one without by its events' hash
+        print_fp = header.fingerprint or ("" if n_rounds else fingerprint(self.game))
+        self._fill_games(n_rounds, is_complete, print_fp)
         self._fill_players(final if is_complete else None)
-        return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, is_complete,
-                          self.tables)  # fmt: skip
+        return identify(ParsedGame(header.game_id, print_fp, SOURCE, self.source_file, n_rounds, is_complete,
+                                   self.tables))  # fmt: skip
 
-    def _fill_games(self, n_rounds: int, is_complete: bool) -> None:
+    def _fill_games(self, n_rounds: int, is_complete: bool, print_fp: str) -> None:
         h = self.header
         for name, value in (
-            ("game_id", h.game_id), ("source", SOURCE), ("fingerprint", h.fingerprint),
+            ("game_id", h.game_id), ("source", SOURCE), ("fingerprint", print_fp),
             ("source_file", self.source_file), ("started_at", h.started_at),
             ("year", h.started_at.year if h.started_at else None), ("rule_code", h.rule_code), ("lobby", h.lobby),
             ("n_players", h.n_players), ("room", h.room), ("is_hanchan", h.is_hanchan),

@@ -31,7 +31,9 @@ class Header:
     """What the games and players tables need from a document's header."""
 
     game_id: str
-    fingerprint: str
+    fingerprint: str | None
+    """The hash of the document (``fingerprint``) when the game id is made of it (no log id), else None: a game with
+    rounds is known by its content (pipeline.identity), and one without computes it when it ends."""
     log_id: str | None
     started_at: datetime | None
     rules: RuleFlags
@@ -167,8 +169,9 @@ def read_header(doc: dict[str, Any], source_file: str) -> Header:
         rules = replace(rules, has_red_fives=bool(seen))
     # the log id's lobby is the game's; a document's own ``lobby`` field only stands in for a missing id
     lobby = int(id_match.group(3)) if id_match else doc.get("lobby") if isinstance(doc.get("lobby"), int) else None
-    print_fp = fingerprint(doc)
-    game_id = log_id or other_log_id(doc) or "fp-" + print_fp
+    named_id = log_id or other_log_id(doc)
+    print_fp = None if named_id else fingerprint(doc)  # the document hashed only to name the game
+    game_id = named_id or f"fp-{print_fp}"
     when = started_at(log_id) if log_id else _time_from_title(doc.get("title"))
     room = _room(disp, rules, bool(id_match), lobby)
     quirks = _rule_quirks(disp, rules, bool(id_match))

@@ -14,6 +14,7 @@ from typing import Any
 
 from pipeline.columns import Repeated
 from pipeline.errors import ParseError
+from pipeline.identity import identify
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import (
     RULE_DOUBLE_YAKUMAN,
@@ -28,7 +29,7 @@ from pipeline.sources.base import (
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.fast import GameLists, replay_rounds
-from pipeline.sources.tenhou_json.header import Header, final_scores, player_rows, read_header
+from pipeline.sources.tenhou_json.header import Header, final_scores, fingerprint, player_rows, read_header
 from pipeline.sources.tenhou_json.results import OutcomeBuilder
 from pipeline.sources.tenhou_json.round import Kyoku, Prepared, finish_kyoku, prepare_kyoku
 from pipeline.sources.tenhou_json.rows import EventRows, RowSpan
@@ -158,10 +159,12 @@ class _GameReader:
             self.tables["rounds"]["is_last"][-1] = True
         self._fill_events(n_rounds)
         set_game_id(self.tables, header.game_id)
-        self._fill_games(n_rounds, final is not None)
+        # a game with rounds is known by its content (identify), one without by its document's hash
+        print_fp = header.fingerprint or ("" if n_rounds else fingerprint(self.doc))
+        self._fill_games(n_rounds, final is not None, print_fp)
         self._fill_players(final)
-        return ParsedGame(header.game_id, header.fingerprint, SOURCE, self.source_file, n_rounds, final is not None,
-                          self.tables)  # fmt: skip
+        return identify(ParsedGame(header.game_id, print_fp, SOURCE, self.source_file, n_rounds, final is not None,
+                                   self.tables))  # fmt: skip
 
     def _fill_events(self, n_rounds: int) -> None:
         columns = self.events.columns()
@@ -169,11 +172,11 @@ class _GameReader:
         self.tables["events"] = columns
         self.tables["rounds"]["n_events"] = self.events.per_round(n_rounds)
 
-    def _fill_games(self, n_rounds: int, is_complete: bool) -> None:
+    def _fill_games(self, n_rounds: int, is_complete: bool, print_fp: str) -> None:
         header, rules = self.header, self.header.rules
         when = header.started_at
         for name, value in (
-            ("game_id", header.game_id), ("source", SOURCE), ("fingerprint", header.fingerprint),
+            ("game_id", header.game_id), ("source", SOURCE), ("fingerprint", print_fp),
             ("source_file", self.source_file), ("started_at", when), ("year", when.year if when else None),
             ("rule_code", rules.rule_code), ("lobby", header.lobby), ("n_players", rules.n_players),
             ("room", header.room), ("is_hanchan", rules.is_hanchan), ("has_red_fives", rules.has_red_fives),
