@@ -4,7 +4,8 @@ The replay writes one row per event (a mutable list: a hidden draw's id is fille
 within the round, tile kinds, red fives, ``is_tsumogiri`` and ``is_rinshan`` are derived as for every
 format, once the game is read (pipeline.sources.event_flags).
 Columns follow pipeline.columns: numpy integer arrays with -1 for null, flags as 1/0/-1, the action
-as a ``Coded`` column of the rules layer's vocabulary, meld tiles as an object array.
+as a ``Coded`` column of the rules layer's vocabulary, meld tiles as ``Lists``; made at their declared widths by
+the XML reader's compiled pass (tenhou_xml.event_columns.ordered_event_columns), int64 where it declines.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 from pipeline.columns import Coded, ColumnValues, Lists, Repeated
 from pipeline.sources.event_flags import event_flags
 from pipeline.sources.mjai.kernel import OUT_WIDTH
+from pipeline.sources.tenhou_xml.event_columns import ordered_event_columns
 from rules.hands import ACTIONS
 
 EventRow = list
@@ -50,8 +52,13 @@ def event_columns(
         padded, sizes = np.pad(padded, ((0, 0), (0, width - padded.shape[1]))), sizes.copy()
         for row, tiles in written:
             padded[row, : len(tiles)], sizes[row] = tiles, len(tiles)
+    columns = ints.T.copy()  # INDEX..FROM_SEAT each contiguous (the compiled pass's arguments, as XML's)
+    narrow = ordered_event_columns(round_idx, columns[SEAT], columns[ACTION], columns[TILE], columns[FROM_SEAT],
+                                   np.ascontiguousarray(padded), np.ascontiguousarray(sizes), columns[INDEX],
+                                   len(rounds), has_red_fives)  # fmt: skip
+    if narrow is not None:  # the declared widths: a batch keeps half the memory and converts them cheaper
+        return {"game_id": Repeated(game_id, n), **narrow[0]}
     melds = Lists.from_padded(padded, sizes)
-    columns = ints.T.copy()  # INDEX..FROM_SEAT each contiguous: a batch concatenates and converts them at C speed
     flags = event_flags(round_idx, columns[SEAT], columns[ACTION], columns[TILE], has_red_fives)
     return {
         "game_id": Repeated(game_id, n),
