@@ -17,7 +17,8 @@ from game_rows import rows, values
 from pipeline.errors import NotALogError, ParseError, UnknownCodeError
 from pipeline.schema import TABLES, to_arrow
 from pipeline.sources.base import ParsedGame, concat_buffers
-from pipeline.sources.tenhou_json import looks_like, parse
+from pipeline.sources.majsoul import parse as parse_majsoul
+from pipeline.sources.tenhou_json import event_table, looks_like, parse
 from pipeline.sources.tenhou_json.codes import parse_call, parse_score, parse_yaku
 
 JSON_LOGS = "tenhou-json"
@@ -87,6 +88,32 @@ def test_every_real_file_parses_into_schema_valid_tables(json_logs: Path) -> Non
     for table in TABLES:
         arrow = to_arrow(table, concat_buffers(games, table))
         assert arrow.num_rows == sum(len(values(g.tables[table]["game_id"])) for g in games)
+
+
+def test_the_compiled_events_table_is_the_numpy_one(json_logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the compiled pass makes the events columns at their declared widths (tenhou.net/6 and Mahjong Soul share
+    # EventColumns); where it declines, numpy makes them in int64: the values stored are the same either way
+    files = sorted((json_logs / JSON_LOGS).rglob("*.json"))
+    majsoul_files = sorted(p for p in (json_logs / "majsoul").rglob("*") if p.is_file() and p.suffix != ".md")
+
+    def parsed() -> list[ParsedGame]:
+        games = [game for path in files for game in parse(path.read_bytes(), str(path))]
+        for path in majsoul_files:
+            try:
+                games += parse_majsoul(path.read_bytes(), str(path))
+            except (NotALogError, ParseError):
+                continue  # not a game record (the folder's manifest)
+        return games
+
+    compiled = parsed()
+    assert {str(g.tables["events"]["seat"].dtype) for g in compiled if g.n_rounds} == {"int8"}
+    assert {g.source for g in compiled} == {"tenhou_json", "majsoul"}
+    monkeypatch.setattr(event_table, "ordered_event_columns", lambda *_: None)
+    plain = parsed()
+    assert {str(g.tables["events"]["seat"].dtype) for g in plain if g.n_rounds} == {"int64"}
+    assert sum(len(rows(g, "events")) for g in plain) > 20_000
+    for a, b in zip(compiled, plain, strict=True):
+        assert rows(a, "events") == rows(b, "events"), a.source_file
 
 
 def test_tenhou_written_documents_keep_their_log_id_and_labels(json_logs: Path) -> None:

@@ -2,8 +2,9 @@
 
 Columns follow the XML parser's conventions (pipeline.columns): numpy integer arrays with -1 for
 null, booleans as 1/0/-1, the action as a ``Coded`` column of the rules layer's vocabulary, meld
-tiles as an object array (a list per call, None elsewhere). Tsumogiri, rinshan, red fives and the order
-within the round are derived as for every format (pipeline.sources.event_flags).
+tiles as ``Lists`` (a list per call, null elsewhere); made at their declared widths by the XML reader's compiled
+pass (tenhou_xml.event_columns.ordered_event_columns), int64 where it declines. Tsumogiri, rinshan, red fives and
+the order within the round are derived as for every format (pipeline.sources.event_flags).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pipeline.columns import Coded
 from pipeline.sources.event_flags import event_flags
 from pipeline.sources.tenhou_json.rows import EventRows, RowSpan, concatenate
 from pipeline.sources.tenhou_json.tiles import IdEvent
+from pipeline.sources.tenhou_xml.event_columns import ordered_event_columns
 from rules.hands import ACTIONS
 
 
@@ -47,6 +49,13 @@ class EventColumns:
         lengths = [len(rows) for rows in self.chunks]
         round_idx = np.repeat(np.array(self.round_idx, dtype=np.int64), lengths)
         source_index = self._source_index(lengths)
+        seat, action, tile, from_seat, meld, meld_n = (np.ascontiguousarray(column, dtype=np.int64) for column in (
+            rows.seat, rows.action, rows.tile, rows.from_seat, rows.meld, rows.meld_n))  # one compiled signature
+        n_rounds = max(self.round_idx) + 1 if self.round_idx else 0
+        narrow = ordered_event_columns(round_idx, seat, action, tile, from_seat, meld, meld_n, source_index, n_rounds,
+                                       self.has_red_fives)  # fmt: skip
+        if narrow is not None:  # the declared widths: a batch keeps less memory and converts them cheaper
+            return narrow[0]
         flags = event_flags(round_idx, rows.seat, rows.action, rows.tile, self.has_red_fives)
         out = {"round_idx": round_idx, "seat": rows.seat, "action": Coded(rows.action, ACTIONS), "tile": rows.tile,
                "from_seat": rows.from_seat, "meld_tiles": rows.meld_tiles(), "source_index": source_index,
