@@ -14,17 +14,17 @@ hatsu chun, numbered as 136-ids (tiles.py).
 How the tables are filled, per column where Mahjong Soul differs from Tenhou's XML:
 
 games
-    ``game_id``: the game uuid (head, a top-level key naming the source file, or the file name), else
-    'fp-' + fingerprint. ``fingerprint``: hash of the uuid (every copy of the game, whole or an excerpt,
-    shares it), else of the first round as written. ``started_at``: the head's start_time as Japan time;
-    ``year`` also from the uuid's YYMMDD. ``rule_code``: Tenhou GO bits built from the rules (vs humans,
-    red fives, kuitan, hanchan, sanma; no room bits). ``room``: bronze, silver, gold, jade, throne (ranked
-    ``mode_id``), friendly, tournament, unknown. ``lobby``: friendly room id or contest id. ``is_fast``:
-    false. ``is_custom_rule``: false for a ranked match (the head's ``mode_id``), else true; ``is_server_log``:
-    true (the records are the server's) unless a quirk below says otherwise. ``log_quirks``: ``majsoul_rules``
-    (Mahjong Soul's rules, not Tenhou's) and the ``rule:`` quirks of ruleset.py (the rules that differ from
-    the rules layer's Tenhou rules), ``game_excerpt`` (the file starts after East 1 0 honba),
-    ``draw_tenpai_unrecorded``, ``tsumogiri_mismatch``; the last two make ``is_server_log`` false.
+    ``game_id``: the game uuid (head, a top-level key naming the source file, or the file name), else 'fp-' + a hash
+    of the first round as written. ``fingerprint``: the content fingerprint of every format (pipeline.identity); a
+    game without a round has a hash of the uuid (else of its first round as written). ``started_at``: the head's
+    start_time as Japan time; ``year`` also from the uuid's YYMMDD. ``rule_code``: Tenhou GO bits built from the
+    rules (vs humans, red fives, kuitan, hanchan, sanma; no room bits). ``room``: bronze, silver, gold, jade, throne
+    (ranked ``mode_id``), friendly, tournament, unknown. ``lobby``: friendly room id or contest id. ``is_fast``:
+    false. ``is_custom_rule``: false for a ranked match (the head's ``mode_id``), else true; ``is_server_log``: true
+    (the records are the server's) unless a quirk below says otherwise. ``log_quirks``: ``majsoul_rules`` (Mahjong
+    Soul's rules, not Tenhou's) and the ``rule:`` quirks of ruleset.py (the rules that differ from the rules layer's
+    Tenhou rules), ``game_excerpt`` (the file starts after East 1 0 honba), ``draw_tenpai_unrecorded``,
+    ``tsumogiri_mismatch``; the last two make ``is_server_log`` false.
 players
     ``name``/``dan``: the head's accounts (``dan``: novice 1 = 0 ... saint 3 = 14, celestial 15+);
     ``rate``/``sex``: null; ``final_points``: the head's total_point / 1000, else null.

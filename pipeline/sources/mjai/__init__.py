@@ -14,10 +14,11 @@ Decisions
     log id, e.g. gimite's ``uri``) and ``is_server_log`` is false, so checks and the audit count them
     apart from server logs.
     *Identity.* ``game_id`` is the Tenhou log id found in ``start_game``, else a ``game_id``/``log_id``/
-    ``uuid`` string there, else ``'fp-' + fingerprint``. ``start_game.id`` is the seat of the bot the
-    stream was sent to (mjai protocol), not a game id. ``fingerprint`` hashes the names and the whole
-    first kyoku as written, so two copies of a game share it but two games dealt the same wall (bot
-    matches often replay seeds) do not.
+    ``uuid`` string there, else ``'fp-'`` + a hash of the names and the whole first kyoku as written (two
+    copies of a game share it, two games dealt the same wall do not: bot matches often replay seeds).
+    ``start_game.id`` is the seat of the bot the stream was sent to (mjai protocol), not a game id.
+    ``fingerprint`` is the content fingerprint of every format (pipeline.identity); a game without a
+    round has that hash instead.
     *Hidden hands.* A seat whose dealt hand shows a '?' (a log written from one player's view) is not
     followed: ``rounds.hands_start`` is an empty list for it (as for an empty seat), its '?' draws have
     a null ``tile``, each tile it shows (discard, call, kita) gets a fresh id of its kind, and a tsumogiri

@@ -8,10 +8,11 @@ XML parser; the order of draws, calls and discards is rebuilt by a search (repla
 What the JSON does not carry, per column (the parity test checks every other column equal to the XML):
 
 games
-    ``fingerprint``: the XML's hashes the shuffle seed and the first INIT (136-ids, dice), none of which
-    the JSON has; here it hashes the rule label and the first kyoku as written, so the same game read
-    from XML and from JSON has two fingerprints (and, sharing the log id, the second copy ingested is
-    quarantined as "same id, different content"). ``source``: 'tenhou_json'.
+    ``fingerprint``: the content fingerprint of every format (pipeline.identity: the first round's deal
+    by tile kind, indicator and scores), so the same game read from XML and from JSON has one, and the
+    second copy ingested is a duplicate; a game without a round has a hash of the rule label and the first
+    kyoku as written instead (also its id's, ``'fp-'`` + it, when it has no log id). ``source``:
+    'tenhou_json'.
     ``started_at``/``year``: from the Tenhou log id (``ref`` or file name); else the time a converter
     put in ``title[1]`` (Unix seconds or an HTTP date, read as Japan time); else null.
     ``rule_code``: from the log id; without one, built from ``rule.disp`` and the ``aka`` flags (vs humans
