@@ -5,7 +5,7 @@ within the round, tile kinds, red fives, ``is_tsumogiri`` and ``is_rinshan`` are
 format, once the game is read (pipeline.sources.event_flags).
 Columns follow pipeline.columns: numpy integer arrays with -1 for null, flags as 1/0/-1, the action
 as a ``Coded`` column of the rules layer's vocabulary, meld tiles as ``Lists``; made at their declared widths by
-the XML reader's compiled pass (tenhou_xml.event_columns.ordered_event_columns), int64 where it declines.
+the compiled pass every format shares (events_kernel.ordered_event_columns), int64 where it declines.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 
 from pipeline.columns import Coded, ColumnValues, Lists, Repeated
 from pipeline.sources.event_flags import event_flags
+from pipeline.sources.events_kernel import ordered_event_columns
 from pipeline.sources.mjai.kernel import OUT_WIDTH
-from pipeline.sources.tenhou_xml.event_columns import ordered_event_columns
 from rules.hands import ACTIONS
 
 EventRow = list

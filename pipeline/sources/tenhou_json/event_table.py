@@ -2,8 +2,8 @@
 
 Columns follow the XML parser's conventions (pipeline.columns): numpy integer arrays with -1 for
 null, booleans as 1/0/-1, the action as a ``Coded`` column of the rules layer's vocabulary, meld
-tiles as ``Lists`` (a list per call, null elsewhere); made at their declared widths by the XML reader's compiled
-pass (tenhou_xml.event_columns.ordered_event_columns), int64 where it declines. Tsumogiri, rinshan, red fives and
+tiles as ``Lists`` (a list per call, null elsewhere); made at their declared widths by the compiled pass
+every format shares (events_kernel.ordered_event_columns), int64 where it declines. Tsumogiri, rinshan, red fives and
 the order within the round are derived as for every format (pipeline.sources.event_flags).
 """
 
@@ -15,9 +15,9 @@ import numpy as np
 
 from pipeline.columns import Coded
 from pipeline.sources.event_flags import event_flags
+from pipeline.sources.events_kernel import ordered_event_columns
 from pipeline.sources.tenhou_json.rows import EventRows, RowSpan, concatenate
 from pipeline.sources.tenhou_json.tiles import IdEvent
-from pipeline.sources.tenhou_xml.event_columns import ordered_event_columns
 from rules.hands import ACTIONS
 
 

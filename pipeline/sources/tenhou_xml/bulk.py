@@ -22,6 +22,7 @@ from functools import cache
 import numpy as np
 
 from pipeline.sources.event_flags import _TABLES as _FLAG_TABLES
+from pipeline.sources.events_kernel import ENTERING, event_table, event_table_columns
 from pipeline.sources.tenhou_xml.attributes import (
     ATTRIBUTES,
     COUNT,
@@ -47,7 +48,7 @@ from pipeline.sources.tenhou_xml.attributes import (
 )
 from pipeline.sources.tenhou_xml.codes import DRAW_KINDS, LIMIT_NAMES, YAKU_NAMES
 from pipeline.sources.tenhou_xml.elements import Elements
-from pipeline.sources.tenhou_xml.event_columns import _ENTERING, event_table, event_table_columns, extra_rows
+from pipeline.sources.tenhou_xml.event_columns import extra_rows
 from pipeline.sources.tenhou_xml.hot import _CODES as _HOT_CODES
 from pipeline.sources.tenhou_xml.hot import BulkRows
 from pipeline.sources.tenhou_xml.kernel import KITA, decode_meld_code, hot_events
@@ -482,7 +483,7 @@ def read_document(
         small, w16, w32, values, offsets, valid, per_round, done = event_table(
             # the globals' writable copies: one compiled event_table (and _flags) for this caller and Python's
             round_idx, seat, action, tile, from_seat, meld, meld_size, index, extra, n_rounds, red,
-            _FLAG_TABLES.copy(), _ENTERING.copy(), dealt, indicators,
+            _FLAG_TABLES.copy(), ENTERING.copy(), dealt, indicators,
         )  # fmt: skip
         if not done:
             n = len(index)
