@@ -22,9 +22,9 @@ from rules.hands import ACTIONS, CODE
 def ordered_event_columns(
     round_idx: np.ndarray, seat: np.ndarray, action: np.ndarray, tile: np.ndarray, from_seat: np.ndarray,
     meld: np.ndarray, meld_size: np.ndarray, source_index: np.ndarray, n_rounds: int, has_red_fives: bool,
-) -> tuple[dict[str, np.ndarray | Coded | Lists], list[int]] | None:  # fmt: skip
-    """(the events columns at their declared widths, events per round) of the ``n_rounds`` rounds of a game whose
-    events a reader replayed in order (contiguous int64 arrays, one row an event; ``meld``: each row's meld tiles
+) -> dict[str, np.ndarray | Coded | Lists] | None:  # fmt: skip
+    """The events columns at their declared widths of the ``n_rounds`` rounds of a game whose events a reader
+    replayed in order (contiguous int64 arrays, one row an event; ``meld``: each row's meld tiles
     padded, ``meld_size`` how many, a 2-D and a 1-D contiguous int64 array) by event_table, game_id aside; None when
     it declines (rows event_flags reads otherwise, a tile id past 135): the caller then takes its numpy path. No
     dealt tile nor indicator is given to its check that a tile enters a round once: a replay that hands each id
@@ -33,7 +33,7 @@ def ordered_event_columns(
         round_idx, seat, action, tile, from_seat, meld, meld_size, source_index, NO_EXTRA, n_rounds,
         bool(has_red_fives), _TABLES, ENTERING, _NO_TILES, np.full(n_rounds, -1, dtype=np.int64),
     )  # fmt: skip
-    return event_table_columns(small, w16, w32, values, offsets, valid, per_round) if done else None
+    return event_table_columns(small, w16, w32, values, offsets, valid, per_round)[0] if done else None
 
 
 def event_table_columns(

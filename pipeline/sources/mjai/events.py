@@ -57,7 +57,7 @@ def event_columns(
                                    np.ascontiguousarray(padded), np.ascontiguousarray(sizes), columns[INDEX],
                                    len(rounds), has_red_fives)  # fmt: skip
     if narrow is not None:  # the declared widths: a batch keeps half the memory and converts them cheaper
-        return {"game_id": Repeated(game_id, n), **narrow[0]}
+        return {"game_id": Repeated(game_id, n), **narrow}
     melds = Lists.from_padded(padded, sizes)
     flags = event_flags(round_idx, columns[SEAT], columns[ACTION], columns[TILE], has_red_fives)
     return {

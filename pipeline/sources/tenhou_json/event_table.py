@@ -55,7 +55,7 @@ class EventColumns:
         narrow = ordered_event_columns(round_idx, seat, action, tile, from_seat, meld, meld_n, source_index, n_rounds,
                                        self.has_red_fives)  # fmt: skip
         if narrow is not None:  # the declared widths: a batch keeps less memory and converts them cheaper
-            return narrow[0]
+            return narrow
         flags = event_flags(round_idx, rows.seat, rows.action, rows.tile, self.has_red_fives)
         out = {"round_idx": round_idx, "seat": rows.seat, "action": Coded(rows.action, ACTIONS), "tile": rows.tile,
                "from_seat": rows.from_seat, "meld_tiles": rows.meld_tiles(), "source_index": source_index,
