@@ -70,8 +70,8 @@ def measure(paths: dict[str, Path], repeat: int) -> dict[tuple[str, bool], list[
 
 def report(runs: dict[tuple[str, bool], list[float]], n_games: int) -> str:
     """A Markdown table: CPU ms per game of each format's path (best run, every run), its ratio to the XML one
-    (best to best), and the median of the rounds' ratios (each run to the XML run of its round, measured just
-    before it: the machine's drift over the invocation, ~15% on the 2-vCPU machine, cancels)."""
+    (best to best), and the median of the rounds' ratios (each run to the XML run of its round, measured minutes
+    apart at most: the machine's drift over the invocation, ~15% on the 2-vCPU machine, cancels)."""
     lines = ["| format | path | ms/game (best) | runs (ms/game) | x XML (best) | x XML (median of rounds) |",
              "|---|---|---|---|---|---|"]  # fmt: skip
     for (name, derive), seconds in runs.items():
