@@ -72,14 +72,13 @@ def sql_command(
 ) -> None:
     """Run a query over the warehouse views (games, players, rounds, events, wins, draws, manifest)."""
     from pipeline.cli.render import render_result
-    from pipeline.db import connect
+    from pipeline.db.connection import execute_query
     from pipeline.store.warehouse import Warehouse
 
     if fmt not in ("table", "csv", "json"):
         usage(f"--format must be table, csv or json, not {fmt!r}")
     sql = _query_text(query)
-    con = connect(Warehouse(warehouse))
-    result = con.execute(sql)
+    result = execute_query(Warehouse(warehouse), sql)  # the views it reads, when it reads staging views alone
     if result is None:  # only comments or semicolons: DuckDB runs nothing
         usage("the query holds no SQL statement")
     columns = [d[0] for d in result.description or []]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import duckdb
@@ -44,6 +46,61 @@ def connect(
     files = {table: [str(p) for p in warehouse.table_files(table)] for table in sql_names("staging")}
     create_views(con, files, rollup_views)
     return con
+
+
+def execute_query(warehouse: Warehouse, sql: str) -> duckdb.DuckDBPyConnection | None:
+    """Run ``sql`` (what ``paipu sql`` is given) over the warehouse's views and return DuckDB's result (None when
+    it holds no statement). One SELECT that reads staging views alone (_staging_tables_read) runs on a lazy
+    connection holding just those views (connect(lazy=True), ensure_views): binding a view reads every part
+    file's footer, and a warehouse of a million games has thousands. Anything else, or a statement that names a
+    macro or view the lazy connection lacks (refused when bound, before it runs), runs on connect()'s whole set.
+    Raises what DuckDB raises, and WarehouseError as connect does."""
+    con = connect(warehouse, lazy=True)
+    tables = _staging_tables_read(con, sql)
+    if tables is not None:
+        ensure_views(con, tables)
+        try:
+            return con.execute(sql)
+        except duckdb.CatalogException:
+            pass  # a macro or view made only with every view: bound, not run
+    return connect(warehouse).execute(sql)
+
+
+def _staging_tables_read(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[str, ...] | None:
+    """The staging views ``sql`` reads when it is one SELECT whose tables are all staging views (read from its
+    parse tree, DuckDB's json_serialize_sql: nothing is bound); None otherwise (several statements or none,
+    another kind of statement, no table, a table function or macro, a name that is not a staging view: a rollup
+    view, a CTE...; or a look at the catalog, which must see every view)."""
+    if _CATALOG.search(sql):
+        return None
+    try:
+        [(text,)] = con.execute("select json_serialize_sql($sql)", {"sql": sql}).fetchall()
+    except duckdb.Error:
+        return None
+    tree = json.loads(text)
+    if tree.get("error") or len(tree.get("statements", [])) != 1:
+        return None
+    refs = list(_table_refs(tree))
+    names = {ref.get("table_name") for ref in refs}
+    plain = all(ref.get("type") == "BASE_TABLE" and not ref.get("catalog_name")
+                and ref.get("schema_name") in ("", "main") for ref in refs)  # fmt: skip
+    return tuple(sorted(names)) if refs and plain and names <= set(sql_names("staging")) else None
+
+
+def _table_refs(node: Any) -> Iterator[dict[str, Any]]:
+    """Every table reference (a base table or a table function) in a json_serialize_sql tree."""
+    if isinstance(node, dict):
+        if node.get("type") in ("BASE_TABLE", "TABLE_FUNCTION"):
+            yield node
+        for value in node.values():
+            yield from _table_refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _table_refs(value)
+
+
+_CATALOG = re.compile(r"duckdb_|information_schema|pg_catalog|sqlite_|\b(show|pragma|describe)\b", re.IGNORECASE)
+"""Words of a query that looks at the catalog (what views and functions there are)."""
 
 
 PENDING = "paipu_views_pending"
