@@ -15,11 +15,13 @@ VIEWS = "select view_name from duckdb_views() where not internal"
 
 
 def _views(con) -> set[str]:  # noqa: ANN001 - a DuckDB connection
+    """The views ``con`` holds (by name)."""
     return {row[0] for row in con.execute(VIEWS).fetchall()}
 
 
 @pytest.fixture(scope="module")
 def warehouse(tenhou_warehouse: tuple[Warehouse, IngestReport]) -> Warehouse:
+    """The real-log warehouse (every file of ../shared/logs/tenhou-xml, derived)."""
     return tenhou_warehouse[0]
 
 
