@@ -66,6 +66,10 @@ def execute_query(warehouse: Warehouse, sql: str) -> duckdb.DuckDBPyConnection |
     return connect(warehouse).execute(sql)
 
 
+_CATALOG = re.compile(r"duckdb_|information_schema|pg_catalog|sqlite_|\b(show|pragma|describe)\b", re.IGNORECASE)
+"""Words of a query that looks at the catalog (what views and functions there are)."""
+
+
 def _staging_tables_read(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[str, ...] | None:
     """The staging views ``sql`` reads when it is one SELECT whose tables are all staging views (read from its
     parse tree, DuckDB's json_serialize_sql: nothing is bound); None otherwise (several statements or none,
@@ -97,10 +101,6 @@ def _table_refs(node: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(node, list):
         for value in node:
             yield from _table_refs(value)
-
-
-_CATALOG = re.compile(r"duckdb_|information_schema|pg_catalog|sqlite_|\b(show|pragma|describe)\b", re.IGNORECASE)
-"""Words of a query that looks at the catalog (what views and functions there are)."""
 
 
 PENDING = "paipu_views_pending"
