@@ -182,6 +182,8 @@ class GamePlay:
     def __init__(self, events: Events, lines: np.ndarray, n_players: int, has_red_fives: bool) -> None:
         self.n_players, self.red = n_players, has_red_fives
         starts = [(pos, event) for pos, event in events.decoded() if event["type"] == "start_kyoku"]
+        self.starts = starts
+        """(position, event) of every start_kyoku of the game."""
         first, n = events.index(0), len(events)
         deals = np.full((max(len(starts), 1), 4, 14), -1, dtype=np.int64)
         begin, end = np.full(len(starts), -1, dtype=np.int64), np.zeros(len(starts), dtype=np.int64)

@@ -38,10 +38,12 @@ from pipeline.sources.base import (
     final_ranks,
     set_game_id,
 )
+from pipeline.sources.mjai.bulk import DRAW_COLUMNS, ROUND_COLUMNS, WIN_COLUMNS, BulkGame, read_game
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.fast import GamePlay, play_compiled
 from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
+from pipeline.sources.mjai.kernel import OUT_MELD
 from pipeline.sources.mjai.lines import line_rows
 from pipeline.sources.mjai.replay import KyokuReplay, Replayed
 from pipeline.sources.mjai.results import OutcomeBuilder
@@ -114,8 +116,14 @@ class _GameReader:
         """The rounds, wins and draws rows, turned into their tables' columns once the kyoku are read."""
 
     def read(self) -> ParsedGame:
-        """Replay every kyoku and return the game."""
-        rounds, starts, end_game = self._replay()
+        """Replay every kyoku and return the game: in one pass when the kernel played every kyoku up to its result
+        (bulk.py), else kyoku by kyoku."""
+        plan = GamePlay(self.game.events, self.lines, self.header.n_players, self.header.has_red_fives) if (
+            self.lines is not None) else None  # fmt: skip
+        bulk = read_game(self.game.events, plan) if plan is not None else None
+        if bulk is not None:
+            return self._read_bulk(bulk)
+        rounds, starts, end_game = self._replay(plan)
         self.tag = None
         outcome = None
         for round_idx, rnd in enumerate(rounds):
@@ -134,15 +142,31 @@ class _GameReader:
             self.quirks.add("game_end_inferred")
         return self._finish(True, _end_scores(end_game, self.header), sticks_left(outcome), scores_known)
 
-    def _replay(self) -> tuple[list[Replayed], list[list[int]], dict[str, Any] | None]:
-        """The kyoku with a result, every kyoku's starting scores, and the end_game event (None when absent)."""
+    def _read_bulk(self, bulk: BulkGame) -> ParsedGame:
+        """The game read in one pass (bulk.py): its tables filled as the kyoku-by-kyoku path fills them."""
+        self.quirks |= bulk.quirks
+        self.compiled = bulk.compiled
+        self.events = [[[-1] * OUT_MELD] * len(rows) for rows in bulk.compiled]  # stand-ins: events.py reads compiled
+        for table, names, rows in (("rounds", ROUND_COLUMNS, bulk.rounds), ("wins", WIN_COLUMNS, bulk.wins),
+                                   ("draws", DRAW_COLUMNS, bulk.draws)):  # fmt: skip
+            if rows:
+                buffers = self.tables[table]
+                for name, column in zip(names, zip(*rows, strict=True), strict=True):
+                    buffers[name] = list(column)
+        if bulk.end_game is None:
+            if not last_kyoku_ends_game(bulk.last, bulk.last_outcome, self.header):
+                return self._finish(False, None, 0)
+            self.quirks.add("game_end_inferred")
+        return self._finish(True, _end_scores(bulk.end_game, self.header), sticks_left(bulk.last_outcome), True)
+
+    def _replay(self, plan: GamePlay | None) -> tuple[list[Replayed], list[list[int]], dict[str, Any] | None]:
+        """The kyoku with a result, every kyoku's starting scores, and the end_game event (None when absent);
+        ``plan``: the game's kernel play (None when the file's rows are not known)."""
         rounds: list[Replayed] = []
         starts: list[list[int]] = []
         current: KyokuReplay | None = None
         end_game = None
         events, pos = self.game.events, 0
-        plan = GamePlay(events, self.lines, self.header.n_players, self.header.has_red_fives) if (
-            self.lines is not None) else None  # fmt: skip
         while pos < len(events):
             index, event = events[pos]
             pos += 1

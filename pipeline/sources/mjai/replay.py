@@ -314,7 +314,7 @@ class KyokuReplay:
                                  "melds, not a hand of 14")  # fmt: skip
             self._check_shown(event.get("hora_tehais"), hand, tile)
         if not self.round.ura:
-            self.round.ura = [self.alloc.new(t) for t in _ura_markers(event)]
+            self.round.ura = [self.alloc.new(t) for t in ura_markers(event)]
         self.round.results.append(Result(index, event, tile, hand, last_actor=self.last_actor))
 
     def _winning_tile(self, seat: int, target: int, pai: Any) -> int:
@@ -365,7 +365,7 @@ class KyokuReplay:
         return self.round
 
 
-def _ura_markers(event: Event) -> list[str]:
+def ura_markers(event: Event) -> list[str]:
     """The ura dora indicators of a hora, under any of the names logs use for them."""
     for key in ("ura_markers", "uradora_markers", "uradora_marker"):
         if key in event:

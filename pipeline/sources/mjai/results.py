@@ -30,7 +30,7 @@ NOTEN_MAX_GAIN = 3000
 _INT = {int}
 
 
-def _four(value: Any, what: str, n_players: int) -> list[int]:
+def per_seat(value: Any, what: str, n_players: int) -> list[int]:
     """A per-seat list of numbers padded to four seats; raises ParseError when it is not one."""
     if type(value) is list and len(value) >= n_players and set(map(type, value)) == _INT:  # plain ints at C speed
         return (value[:n_players] + [0, 0, 0, 0])[:4]
@@ -75,11 +75,11 @@ class OutcomeBuilder:
     # --- score changes -------------------------------------------------------------------------
     def _deltas(self, results: list[Result]) -> list[list[int]]:
         if all("deltas" in r.event for r in results):
-            return [_four(r.event["deltas"], "deltas", self.n) for r in results]
+            return [per_seat(r.event["deltas"], "deltas", self.n) for r in results]
         if all("scores" in r.event for r in results):
             out, before = [], list(self.scores)
             for r in results:
-                scores = _four(r.event["scores"], "scores", self.n)
+                scores = per_seat(r.event["scores"], "scores", self.n)
                 out.append([a - b for a, b in zip(scores, before, strict=True)])
                 before = scores
             return out
@@ -125,13 +125,11 @@ class OutcomeBuilder:
         labels = read_labels(event, seat_wind=(seat - rnd.dealer) % self.n, round_wind=rnd.round_wind, kinds=kinds)
         self.quirks |= labels.quirks
         sticks = self.sticks if bonus else 0
-        points = event.get("hora_points")
-        if not isinstance(points, int) or isinstance(points, bool):
-            points = self._points(deltas[seat], is_tsumo, bonus, sticks)
+        points = hora_points(event, deltas[seat], rnd.honba if bonus else 0, sticks, self.n)
         is_riichi = seat in rnd.riichi_accepted
         return {
             "win_idx": win_idx, "seat": seat, "from_seat": from_seat, "is_tsumo": is_tsumo,
-            "pao_seat": self._pao(deltas, seat, from_seat, is_tsumo), "tile": result.tile,
+            "pao_seat": liable_seat(deltas, seat, from_seat, is_tsumo, self.n), "tile": result.tile,
             "tile34": result.tile // 4, "is_red": self.red and result.tile in RED_IDS, "hand": result.hand,
             "melds": melds, "n_kita": rnd.n_kita[seat], "fu": labels.fu, "han": labels.han, "points": points,
             "limit_name": limit_name(points, is_yakuman=labels.is_yakuman, han=labels.han,
@@ -142,27 +140,10 @@ class OutcomeBuilder:
             "scores_pre": self._apply(deltas), "score_deltas": deltas,
         }  # fmt: skip
 
-    def _points(self, gain: int, is_tsumo: bool, bonus: bool, sticks: int) -> int:
-        """The hand's value from the winner's gain: less the sticks and the honba it took (0 when unknown)."""
-        if gain == 0:
-            return 0
-        honba = self.rnd.honba if bonus else 0
-        per_honba = HONBA_EACH * (self.n - 1)  # honba_ron in plain ints, as every other value of the column
-        return gain - STICK * sticks - per_honba * honba
-
-    def _pao(self, deltas: list[int], seat: int, from_seat: int, is_tsumo: bool) -> int | None:
-        """The liable seat the score changes show: the only payer of a tsumo, or a payer of a ron besides the
-        discarder; None otherwise."""
-        payers = [s for s in range(self.n) if s != seat and deltas[s] < 0]
-        if is_tsumo:
-            return payers[0] if len(payers) == 1 and self.n > 2 else None
-        others = [s for s in payers if s != from_seat]
-        return others[0] if len(others) == 1 else None
-
     # --- draws ---------------------------------------------------------------------------------
     def _draw(self, result: Result, deltas: list[int]) -> dict[str, Any]:
         kind = self._kind(result, deltas)
-        shown = self._shown(result, kind, deltas)
+        shown = shown_seats(result.event, kind, deltas, self.n, result.last_actor, self.quirks)
         hands = [(result.shown[s] or []) if shown[s] else [] for s in range(4)]
         return {
             "kind": kind, "is_abortive": kind not in ("exhaustive", "nagashi_mangan"), "honba": self.rnd.honba,
@@ -177,10 +158,7 @@ class OutcomeBuilder:
         if reason is not None:
             return draw_kind(reason)
         if self.rnd.n_draws >= LIVE_DRAWS[self.n]:
-            if max(deltas) > NOTEN_MAX_GAIN:
-                self.quirks.add("draw_reason_inferred")
-                return "nagashi_mangan"
-            return "exhaustive"
+            return wall_out_kind(deltas, self.quirks)
         self.quirks.add("draw_reason_inferred")
         return self._abort_kind()
 
@@ -199,25 +177,59 @@ class OutcomeBuilder:
             return "suukaikan"
         raise UnknownCodeError("ryukyoku without a reason before the wall ran out, and no abort the events show")
 
-    def _shown(self, result: Result, kind: str, deltas: list[int]) -> list[bool]:
-        """Seats whose hand the result shows, as Tenhou shows them: the tenpai seats at an exhaustive draw
-        or nagashi mangan (``tenpais``, else the seats noten payments pay), the declarer of kyuushu kyuuhai,
-        every hand at suucha riichi, the three winners at sanchahou, none at suufon renda and suukaikan."""
-        seated = [s < self.n for s in range(4)]
-        event = result.event
-        if kind == "kyuushu_kyuuhai":
-            declarer = event.get("actor", result.last_actor)
-            return [s == declarer for s in range(4)]
-        if kind == "suucha_riichi":
-            return seated
-        if kind == "sanchahou":
-            return [seated[s] and s != result.last_actor for s in range(4)]
-        if kind not in ("exhaustive", "nagashi_mangan"):
-            return [False] * 4
-        tenpais = event.get("tenpais")
-        if isinstance(tenpais, list) and len(tenpais) >= self.n and all(isinstance(t, bool) for t in tenpais):
-            return [seated[s] and tenpais[s] for s in range(4)]
-        if kind == "nagashi_mangan" or not any(deltas):
-            self.quirks.add("draw_tenpai_unrecorded")
-            return [False] * 4
-        return [seated[s] and deltas[s] > 0 for s in range(4)]
+
+
+def hora_points(event: dict[str, Any], gain: int, honba: int, sticks: int, n_players: int) -> int:
+    """A win's ``points``: the hora's ``hora_points`` when it writes them, else the hand's value from the winner's
+    gain, less the sticks and the honba it took (``honba``, ``sticks``: 0 for a win that takes no bonus); 0 when the
+    gain is not known (0)."""
+    points = event.get("hora_points")
+    if isinstance(points, int) and not isinstance(points, bool):
+        return points
+    if gain == 0:
+        return 0
+    return gain - STICK * sticks - HONBA_EACH * (n_players - 1) * honba  # honba_ron in plain ints, as the column
+
+
+def liable_seat(deltas: list[int], seat: int, from_seat: int, is_tsumo: bool, n_players: int) -> int | None:
+    """The liable seat (pao) the score changes show: the only payer of a tsumo, or a payer of a ron besides the
+    discarder; None otherwise."""
+    payers = [s for s in range(n_players) if s != seat and deltas[s] < 0]
+    if is_tsumo:
+        return payers[0] if len(payers) == 1 and n_players > 2 else None
+    others = [s for s in payers if s != from_seat]
+    return others[0] if len(others) == 1 else None
+
+
+def wall_out_kind(deltas: list[int], quirks: set[str]) -> str:
+    """The kind of a ryukyoku without a reason once the live wall ran out: a nagashi mangan when a seat gains more
+    than noten payments give (quirk ``draw_reason_inferred``), else an exhaustive draw."""
+    if max(deltas) > NOTEN_MAX_GAIN:
+        quirks.add("draw_reason_inferred")
+        return "nagashi_mangan"
+    return "exhaustive"
+
+
+def shown_seats(event: dict[str, Any], kind: str, deltas: list[int], n_players: int, last_actor: int,
+                quirks: set[str]) -> list[bool]:  # fmt: skip
+    """Seats whose hand a ryukyoku shows, as Tenhou shows them: the tenpai seats at an exhaustive draw or nagashi
+    mangan (``tenpais``, else the seats noten payments pay; quirk ``draw_tenpai_unrecorded`` when neither tells),
+    the declarer of kyuushu kyuuhai (``actor``, else the last seat to act), every hand at suucha riichi, the three
+    winners at sanchahou, none at suufon renda and suukaikan."""
+    seated = [s < n_players for s in range(4)]
+    if kind == "kyuushu_kyuuhai":
+        declarer = event.get("actor", last_actor)
+        return [s == declarer for s in range(4)]
+    if kind == "suucha_riichi":
+        return seated
+    if kind == "sanchahou":
+        return [seated[s] and s != last_actor for s in range(4)]
+    if kind not in ("exhaustive", "nagashi_mangan"):
+        return [False] * 4
+    tenpais = event.get("tenpais")
+    if isinstance(tenpais, list) and len(tenpais) >= n_players and all(isinstance(t, bool) for t in tenpais):
+        return [seated[s] and tenpais[s] for s in range(4)]
+    if kind == "nagashi_mangan" or not any(deltas):
+        quirks.add("draw_tenpai_unrecorded")
+        return [False] * 4
+    return [seated[s] and deltas[s] > 0 for s in range(4)]
