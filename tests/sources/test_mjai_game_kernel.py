@@ -44,7 +44,7 @@ class _NoGamePlay(fast.GamePlay):
     """A GamePlay that deals no kyoku (each goes the per-kyoku way)."""
 
     def __init__(self, *_: object) -> None:
-        pass
+        self.starts, self.kyoku = [], {}  # no kyoku dealt: bulk.read_game declines the game
 
     def replay(self, *_: object) -> None:
         """No kyoku was dealt."""

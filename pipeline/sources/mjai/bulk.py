@@ -80,8 +80,8 @@ class _Kyoku:
     honba: int
     sticks: int
     scores: list[int]
-    held: list[list[int]]
-    melds: list[list[list[int]]]
+    plan: GamePlay
+    """The game's kernel play: the seats' hands and melds after the kyoku's play (GamePlay.hand, seat_melds)."""
     n_kita: list[int]
     dora: list[int]
     accepted: list[int]
@@ -95,7 +95,7 @@ def read_game(events: Events, plan: GamePlay) -> BulkGame | None:
     """The game's rows when every kyoku follows the pattern of the module docstring, else None."""
     try:
         return _read(events, plan)
-    except (_Declined, ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError):
+    except (_Declined, ParseError, ValueError, IndexError, KeyError, TypeError):
         return None  # the general path reads it (and raises what it raises, naming the round)
 
 
@@ -115,9 +115,11 @@ def _results(events: Events, lo: int, hi: int) -> tuple[list[tuple[int, dict[str
 
 
 def _read(events: Events, plan: GamePlay) -> BulkGame:
-    starts, n = plan.starts, plan.n_players
+    """read_game's work; raises _Declined (or the error of a value it cannot take) for a game it does not read."""
+    starts = plan.starts
     if not starts or len(plan.kyoku) != len(starts) or min(plan.done) < 0:
         raise _Declined
+    n = plan.n_players
     if starts[0][0] != (1 if events.type_of(0) == "start_game" else 0):
         raise _Declined
     n_events = len(events)
@@ -170,9 +172,8 @@ def _kyoku(plan: GamePlay, j: int, index: int, start: dict[str, Any], n: int) ->
         raise _Declined
     honba, sticks = _int(start, "honba", 0, 1 << 30), _int(start, "kyotaku", 0, 1 << 30)
     (d, a), (d_end, a_end) = plan.offsets[j][1:], plan.offsets[j + 1][1:]
-    melds = plan.melds[4 * j : 4 * j + 4] if any(plan.n_melds[j]) else [[], [], [], []]
     return _Kyoku(j, index, WINDS[start["bakaze"]], _int(start, "kyoku", 1, 4) - 1, _int(start, "oya", 0, n - 1),
-                  honba, sticks, (scores[:n] + [0, 0, 0, 0])[:4], plan.held[4 * j : 4 * j + 4], melds,
+                  honba, sticks, (scores[:n] + [0, 0, 0, 0])[:4], plan,
                   plan.n_kita[j], [plan.first_dora[j], *plan.dora[d:d_end]], plan.accepted[a:a_end], plan.st[j],
                   plan.last_draw[j], plan.draw_pos[j], plan.used[j])  # fmt: skip
 
@@ -262,15 +263,15 @@ def _win_row(ky: _Kyoku, index: int, event: dict[str, Any], win_idx: int, seats:
     seat, target = seats
     tile = _winning_tile(ky, seat, target, event.get("pai"), red)
     is_tsumo = seat == target
-    hand = sorted(ky.held[seat] + ([] if is_tsumo else [tile]))
-    if len(hand) + 3 * len(ky.melds[seat]) != 14:
+    hand = sorted(ky.plan.hand(ky.j, seat) + ([] if is_tsumo else [tile]))
+    if len(hand) + 3 * ky.plan.n_melds[ky.j][seat] != 14:
         raise _Declined
     labels = read_labels(event, seat_wind=(seat - ky.dealer) % n, round_wind=ky.round_wind, kinds=[])
     quirks |= labels.quirks
     sticks = ky.sticks + len(ky.accepted) if bonus else 0
     points = hora_points(event, deltas[seat], ky.honba if bonus else 0, sticks, n)
     return (ky.j, win_idx, seat, target, is_tsumo, liable_seat(deltas, seat, target, is_tsumo, n), tile, tile // 4,
-            red and tile in RED_IDS, hand, [list(m) for m in reversed(ky.melds[seat])], ky.n_kita[seat], labels.fu,
+            red and tile in RED_IDS, hand, ky.plan.seat_melds(ky.j, seat)[::-1], ky.n_kita[seat], labels.fu,
             labels.han, points,
             limit_name(points, is_yakuman=labels.is_yakuman, han=labels.han, is_dealer=seat == ky.dealer,
                        is_tsumo=is_tsumo, n_players=n),
@@ -288,6 +289,6 @@ def _draw_row(ky: _Kyoku, index: int, event: dict[str, Any], deltas: list[int], 
     else:
         raise _Declined  # the abort the events show: the general path reads them
     shown = shown_seats(event, kind, deltas, n, max(ky.st[k.ST_ACTOR], -1), quirks)
-    hands = [sorted(ky.held[s]) if shown[s] else [] for s in range(4)]
+    hands = [sorted(ky.plan.hand(ky.j, s)) if shown[s] else [] for s in range(4)]
     return (ky.j, kind, kind not in ("exhaustive", "nagashi_mangan"), ky.honba, ky.sticks + len(ky.accepted),
             shown, sum(shown), hands, scores, deltas, index)  # fmt: skip

@@ -4,7 +4,7 @@ kernel leaves written back into the KyokuReplay (which then reads the results, o
 from __future__ import annotations
 
 from array import array
-from itertools import chain, pairwise
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -224,20 +224,20 @@ class GamePlay:
         dealt, held, n_held, used, melds, n_melds, meld_from = result[1:8]
         self.dealt, self.n_melds, self.n_kita, self.last_draw, self.draw_pos, self.st = (
             a.tolist() for a in (dealt[:, :, :13], n_melds, *result[8:12]))  # fmt: skip
-        made = np.arange(k.MAX_MELDS) < n_melds[:, :, None]  # every kyoku's seats' melds (kyoku j's seats at 4 j...)
-        meld_lists, froms = [[t for t in m if t >= 0] for m in melds[made].tolist()], meld_from[made].tolist()
-        meld_at = [0, *np.cumsum(n_melds).tolist()]
-        self.melds = [meld_lists[a:b] for a, b in pairwise(meld_at)]
-        self.meld_from = [froms[a:b] for a, b in pairwise(meld_at)]
+        self._held, self._n_held, self._melds, self._meld_from = held, n_held.tolist(), melds, meld_from
         self.first_dora = dealt[:, 0, 13].tolist()
-        # every kyoku's seats' hands (kyoku j's seats at 4 j...): a hand's n_held tiles come first (a kyoku whose deal
-        # was refused, never replayed, may count tiles it did not get)
-        self.held = [hand[:count] for hand, count in zip(held.reshape(-1, k.MAX_HELD).tolist(), n_held.ravel().tolist(),
-                                                         strict=True)]  # fmt: skip
         self.used = used.tolist()  # as alloc's
         out, dora, accepted, offsets = result[12:]
         self.out, self.offsets = out, offsets.tolist()
         self.dora, self.accepted = dora.tolist(), accepted.tolist()
+
+    def hand(self, j: int, seat: int) -> list[int]:
+        """The closed tiles the seat holds after kyoku ``j``'s play (136-ids, in the order held)."""
+        return self._held[j, seat, : self._n_held[j][seat]].tolist()
+
+    def seat_melds(self, j: int, seat: int) -> list[list[int]]:
+        """The seat's melds after kyoku ``j``'s play, oldest first (each its 136-ids, as the replay lists them)."""
+        return [[t for t in meld if t >= 0] for meld in self._melds[j, seat, : self.n_melds[j][seat]].tolist()]
 
     def replay(self, pos: int, index: int, start: dict[str, Any]) -> tuple[KyokuReplay, int] | None:
         """The KyokuReplay of the start_kyoku at ``pos`` (file index ``index``) after the kernel's play, and the
@@ -250,10 +250,11 @@ class GamePlay:
         replay = KyokuReplay(index, start, n, self.red, ([dealt[s] if s < n else [] for s in range(4)],
                                                          self.first_dora[j]))  # fmt: skip
         rnd = replay.round
-        replay.held = self.held[4 * j : 4 * j + 4]
+        replay.held = [self.hand(j, s) for s in range(4)]
         replay.alloc.used = self.used[j]
         if any(self.n_melds[j]):
-            rnd.melds, replay.meld_from = self.melds[4 * j : 4 * j + 4], self.meld_from[4 * j : 4 * j + 4]
+            rnd.melds = [self.seat_melds(j, s) for s in range(4)]
+            replay.meld_from = [self._meld_from[j, s, : self.n_melds[j][s]].tolist() for s in range(4)]
         rnd.n_kita, replay.last_draw, replay.draw_pos = self.n_kita[j], self.last_draw[j], self.draw_pos[j]
         st = self.st[j]
         replay.last_given, replay.given_by = st[k.ST_GIVEN], st[k.ST_GIVER]
