@@ -20,7 +20,7 @@ from pipeline.errors import NotALogError, ParseError
 from pipeline.schema import to_arrow
 from pipeline.sources import tenhou_json
 from pipeline.sources.base import concat_buffers
-from pipeline.sources.tenhou_json import fast
+from pipeline.sources.tenhou_json import bulk, fast
 from pipeline.sources.tenhou_json import parser as parser_module
 from pipeline.sources.tenhou_json.ids_kernel import KIND_OF_CODE
 
@@ -28,8 +28,10 @@ Outcome = dict[str, pa.Table] | tuple[str, str, object, object, object]
 
 
 def outcome(data: bytes, name: str, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[Outcome] | Outcome:
-    """Every game's tables (as stored), or the error (type, message, game, round, tag), with or without kernels."""
+    """Every game's tables (as stored), or the error (type, message, game, round, tag), with the kernels (and the
+    one-pass read of a game they replay whole, tenhou_json.bulk) or without."""
     monkeypatch.setattr(parser_module, "replay_rounds", fast.replay_rounds if compiled else _none)
+    monkeypatch.setattr(parser_module, "read_game", bulk.read_game if compiled else _no_bulk)
     try:
         games = tenhou_json.parse(data, name)
     except (NotALogError, ParseError) as exc:
@@ -37,9 +39,14 @@ def outcome(data: bytes, name: str, compiled: bool, monkeypatch: pytest.MonkeyPa
     return [{t: to_arrow(t, concat_buffers([g], t)) for t in g.tables} for g in games]
 
 
-def _none(game: fast.GameLists, _red: bool) -> list[None]:
+def _none(game: fast.GameLists, _red: bool, _arrays: tuple | None = None) -> list[None]:
     """No round replayed by the kernels: every round goes the Python way."""
     return [None] * len(game.dealer)
+
+
+def _no_bulk(*_: object) -> None:
+    """No game read in one pass."""
+    return None
 
 
 def json_files(shared_folder) -> list[Path]:  # noqa: ANN001 - conftest's function fixture
@@ -50,8 +57,8 @@ def json_files(shared_folder) -> list[Path]:  # noqa: ANN001 - conftest's functi
 def test_the_kernels_give_the_python_tables_on_every_real_file(shared_folder, monkeypatch) -> None:  # noqa: ANN001
     used: list[bool] = []
 
-    def counting(game: fast.GameLists, red: bool) -> list:
-        results = fast.replay_rounds(game, red)
+    def counting(game: fast.GameLists, red: bool, arrays: tuple | None = None) -> list:
+        results = fast.replay_rounds(game, red, arrays)
         used.extend(result is not None for result in results)
         return results
 
@@ -60,6 +67,7 @@ def test_the_kernels_give_the_python_tables_on_every_real_file(shared_folder, mo
         expected = outcome(data, path.name, False, monkeypatch)
         assert outcome(data, path.name, True, monkeypatch) == expected, path
         monkeypatch.setattr(parser_module, "replay_rounds", counting)
+        monkeypatch.setattr(parser_module, "read_game", _no_bulk)  # every round through replay_rounds, counted
         tenhou_json.parse(data, path.name)
     assert sum(used) > 0.9 * len(used)  # the kernels read nearly every real round ...
     assert not all(used)  # ... and some need the search to backtrack (a call waiting for a later discard)

@@ -83,21 +83,35 @@ def call_row(call: Call) -> tuple[int, ...]:
     return (CODE[call.kind], call.tile, len(call.tiles), *call.tiles, *_PAD[len(call.tiles) :], call.from_rel)
 
 
-def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, RoundIds] | None]:
-    """Every round of ``game`` replayed and numbered by the kernels, None for a round where one of them gave up."""
+def replay_arrays(game: GameLists, has_red_fives: bool) -> tuple:
+    """round_kernel.replay_game over every round of ``game`` (at least one): its arrays, as it returns them."""
     n_rounds = len(game.dealer)
-    if not n_rounds:
-        return []
     arr = lambda values: np.frombuffer(values, dtype=np.int64)  # noqa: E731
-    per_round, out, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts = replay_game(
+    return replay_game(
         arr(game.dealt).reshape(n_rounds, 4, 13), np.array(game.hand_len, dtype=np.int64), arr(game.takes),
         arr(game.take_start).reshape(n_rounds, 5), arr(game.gives), arr(game.give_start).reshape(n_rounds, 5),
         arr(game.calls).reshape(-1, 8), arr(game.dealer), arr(game.endings).reshape(n_rounds, 4), arr(game.dora),
         np.array(game.dora_start, dtype=np.int64), arr(game.ura), np.array(game.ura_start, dtype=np.int64),
         has_red_fives,
     )  # fmt: skip
-    columns = np.ascontiguousarray(out[:, : ID_MELD_N + 1].T)  # one copy a game: each round's rows are views
-    meld = np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])
+
+
+def event_arrays(out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """replay_game's event rows as RowSpan reads them: the action, seat, tile, from_seat and meld_n rows (one copy
+    a game: each round's rows are views), and the meld ids."""
+    return np.ascontiguousarray(out[:, : ID_MELD_N + 1].T), np.ascontiguousarray(out[:, ID_MELD : ID_MELD + 4])
+
+
+def replay_rounds(game: GameLists, has_red_fives: bool,
+                  arrays: tuple | None = None) -> list[tuple[Replay, RoundIds] | None]:  # fmt: skip
+    """Every round of ``game`` replayed and numbered by the kernels, None for a round where one of them gave up
+    (``arrays``: replay_arrays of the game when made already)."""
+    n_rounds = len(game.dealer)
+    if not n_rounds:
+        return []
+    per_round, out, out_start, start, dora_ids, n_dora, ura_ids, held, melds, counts = (
+        arrays if arrays is not None else replay_arrays(game, has_red_fives))  # fmt: skip
+    columns, meld = event_arrays(out)
     per_round_l, out_start_l, start_l, dora_l, n_dora_l, ura_l, seat_counts = (
         x.tolist() for x in (per_round, out_start, start, dora_ids, n_dora, ura_ids, counts[:, COUNT_KITA:]))
     # seat_counts[r]: kita, riichi declared, sticks put down and last draw per seat (COUNT_KITA onwards)
@@ -110,7 +124,7 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
         d0, u0, u1 = game.dora_start[r], game.ura_start[r], game.ura_start[r + 1]
         n_kita, riichi, accepted, last_draw = seat_counts[r]
         ids = RoundIds(
-            _dealt(start_l[r], game.hand_len[r]), dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
+            dealt_ids(start_l[r], game.hand_len[r]), dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
             _Held(held, counts, r), _Melds(melds, counts, r), n_kita, last_given, mismatch, last_draw=last_draw,
         )  # fmt: skip
         ids.rows = RowSpan(columns, meld, out_start_l[r], out_start_l[r + 1], *_riichi(riichi, accepted))
@@ -118,7 +132,7 @@ def replay_rounds(game: GameLists, has_red_fives: bool) -> list[tuple[Replay, Ro
     return results
 
 
-def _dealt(hands: list[list[int]], lengths: list[int]) -> list[list[int]]:
+def dealt_ids(hands: list[list[int]], lengths: list[int]) -> list[list[int]]:
     """A round's dealt ids per seat (replay_game's rows of 13, -1s for a seat without a player: an empty list)."""
     return hands if 0 not in lengths else [hand if n else [] for hand, n in zip(hands, lengths, strict=True)]
 

@@ -26,9 +26,10 @@ from pipeline.sources.base import (
     final_ranks,
     set_game_id,
 )
+from pipeline.sources.tenhou_json.bulk import DRAW_COLUMNS, ROUND_COLUMNS, WIN_COLUMNS, BulkRounds, read_game
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
-from pipeline.sources.tenhou_json.fast import GameLists, replay_rounds
+from pipeline.sources.tenhou_json.fast import GameLists, replay_arrays, replay_rounds
 from pipeline.sources.tenhou_json.header import Header, final_scores, fingerprint, player_rows, read_header
 from pipeline.sources.tenhou_json.results import OutcomeBuilder
 from pipeline.sources.tenhou_json.round import Kyoku, Prepared, finish_kyoku, prepare_kyoku
@@ -99,7 +100,15 @@ class _GameReader:
             except Exception as exc:  # noqa: BLE001 - raised below, at its round's turn
                 failure = exc
                 break
-        for round_idx, (ready, compiled) in enumerate(zip(prepared, replay_rounds(game, rules.has_red_fives),
+        arrays = replay_arrays(game, rules.has_red_fives) if failure is None and prepared else None
+        if arrays is not None:  # every kyoku read: in one pass when the kernels played them all
+            bulk = read_game(game, prepared, arrays, rules.n_players, rules.has_red_fives, self.double_yakuman,
+                             self.connections)  # fmt: skip
+            if bulk is not None:
+                self._add_bulk(bulk)
+                self.round_idx = None
+                return self._finish()
+        for round_idx, (ready, compiled) in enumerate(zip(prepared, replay_rounds(game, rules.has_red_fives, arrays),
                                                           strict=True)):  # fmt: skip
             self.round_idx = round_idx
             self._read_kyoku(round_idx, ready, compiled)
@@ -108,6 +117,19 @@ class _GameReader:
             raise failure
         self.round_idx = None
         return self._finish()
+
+    def _add_bulk(self, bulk: BulkRounds) -> None:
+        """Take the rows of a game read in one pass (bulk.py) as _add_round takes each kyoku's."""
+        self.quirks |= bulk.quirks
+        for round_idx, (rows, first) in enumerate(bulk.events):
+            self.events.add_rows(round_idx, rows, first)
+        self.index = bulk.next_index
+        for table, names, rows in (("rounds", ROUND_COLUMNS, bulk.rounds), ("wins", WIN_COLUMNS, bulk.wins),
+                                   ("draws", DRAW_COLUMNS, bulk.draws)):  # fmt: skip
+            if rows:
+                buffers = self.tables[table]
+                for name, column in zip(names, zip(*rows, strict=True), strict=True):
+                    buffers[name] = list(column)
 
     def _read_kyoku(self, round_idx: int, ready: Prepared, compiled: tuple | None) -> None:
         """Finish one kyoku (the Python path where ``compiled`` is None), read its result and add its rows."""

@@ -118,20 +118,11 @@ class OutcomeBuilder:
         return before
 
     def _win(self, win_idx: int, deltas: list[int], detail: list[Any], quirks: set[str]) -> dict[str, Any]:
-        seat, from_seat, pao = (int(v) for v in detail[:3])
-        if not all(0 <= v < self.n_players for v in (seat, from_seat, pao)):
-            raise ParseError(f"win detail names a seat out of range: {detail!r}")
+        seat, from_seat, pao = win_seats(detail, self.n_players)
         is_tsumo = seat == from_seat
-        if len(detail) >= 4:
-            score = parse_score(detail[3], is_tsumo, self.n_players)
-            # limit hands ('満貫8000点') are written without their fu: not recorded, null
-            fu = score.fu if score.fu or not score.limit_name else None
-            points, limit = score.points, score.limit_name
-            seat_wind = (seat - self.kyoku.dealer) % self.n_players  # sanma: East, South, West in turn order
-            yaku, yaku_han, is_yakuman = _yaku(detail[4:], seat_wind, self.kyoku.round_wind, self.double_yakuman)
-        else:
-            quirks.add("win_without_score")
-            fu, points, limit, yaku, yaku_han, is_yakuman = None, 0, "", [], [], False
+        fu, points, limit, yaku, yaku_han, is_yakuman = win_labels(detail, is_tsumo, self.n_players,
+                                                                   (seat - self.kyoku.dealer) % self.n_players,
+                                                                   self.kyoku.round_wind, self.double_yakuman, quirks)
         ids = self.kyoku.ids
         tile = self._winning_tile(seat, is_tsumo)
         hand = sorted(ids.held[seat] + ([] if is_tsumo else [tile]))
@@ -163,7 +154,8 @@ class OutcomeBuilder:
         name = result[0]
         kind = DRAW_RESULTS[name]
         deltas = _deltas(result[1]) if len(result) > 1 else [0, 0, 0, 0]
-        shown = self._shown(name, kind, deltas, quirks)
+        seated = [bool(self.kyoku.ids.hands_start[s]) for s in range(4)]
+        shown = shown_seats(name, kind, deltas, seated, self.kyoku.replay.last_actor, quirks)
         held = self.kyoku.ids.held
         return {
             "kind": kind, "is_abortive": kind not in ("exhaustive", "nagashi_mangan"), "honba": self.kyoku.honba,
@@ -172,25 +164,55 @@ class OutcomeBuilder:
             "scores_pre": self._apply(deltas), "score_deltas": deltas,
         }  # fmt: skip
 
-    def _shown(self, name: str, kind: str, deltas: list[int], quirks: set[str]) -> list[bool]:
-        """Seats whose hand the XML would show: tenpai seats at an exhaustive draw (from the noten
-        payments), the declarer of kyuushu kyuuhai, every hand at suucha riichi, the three winners
-        at sanchahou, none at suufon renda and suukaikan."""
-        seated = [bool(self.kyoku.ids.hands_start[s]) for s in range(4)]
-        last = self.kyoku.replay.last_actor
-        if kind == "kyuushu_kyuuhai":
-            return [s == last for s in range(4)]
-        if kind == "suucha_riichi":
-            return seated
-        if kind == "sanchahou":
-            return [seated[s] and s != last for s in range(4)]
-        if kind != "exhaustive" and kind != "nagashi_mangan":
-            return [False] * 4
-        if name == "全員聴牌":
-            return seated
-        if name == "全員不聴":
-            return [False] * 4
-        if kind == "nagashi_mangan" or not any(deltas):
-            quirks.add("draw_tenpai_unrecorded")
-            return [False] * 4
-        return [seated[s] and deltas[s] > 0 for s in range(4)]
+
+
+def win_seats(detail: list[Any], n_players: int) -> tuple[int, int, int]:
+    """A win detail's winner, the seat it wins from (itself for a tsumo) and the liable seat (the winner when
+    none); raises ParseError for a seat out of range."""
+    seat, from_seat, pao = (int(v) for v in detail[:3])
+    if not all(0 <= v < n_players for v in (seat, from_seat, pao)):
+        raise ParseError(f"win detail names a seat out of range: {detail!r}")
+    return seat, from_seat, pao
+
+
+WinLabels = tuple[int | None, int, str, list[int], list[int], bool]
+"""fu, points, limit name, yaku ids, han each, is_yakuman."""
+
+
+def win_labels(detail: list[Any], is_tsumo: bool, n_players: int, seat_wind: int, round_wind: int,
+               double_yakuman: bool, quirks: set[str]) -> WinLabels:  # fmt: skip
+    """A win's fu, points, limit name, yaku ids, han each and whether it is a yakuman, from its detail's score string
+    and yaku entries (``seat_wind``: the winner's; sanma: East, South, West in turn order); a detail without them
+    gives none of them (quirk ``win_without_score``)."""
+    if len(detail) < 4:
+        quirks.add("win_without_score")
+        return None, 0, "", [], [], False
+    score = parse_score(detail[3], is_tsumo, n_players)
+    # limit hands ('満貫8000点') are written without their fu: not recorded, null
+    fu = score.fu if score.fu or not score.limit_name else None
+    yaku, yaku_han, is_yakuman = _yaku(detail[4:], seat_wind, round_wind, double_yakuman)
+    return fu, score.points, score.limit_name, yaku, yaku_han, is_yakuman
+
+
+def shown_seats(name: str, kind: str, deltas: list[int], seated: list[bool], last_actor: int,
+                quirks: set[str]) -> list[bool]:  # fmt: skip
+    """Seats whose hand the XML would show at a draw (``name``: the JSON's result name, ``seated``: the seats dealt a
+    hand, ``last_actor``: the seat that acted last): tenpai seats at an exhaustive draw (from the noten payments),
+    the declarer of kyuushu kyuuhai, every hand at suucha riichi, the three winners at sanchahou, none at suufon
+    renda and suukaikan."""
+    if kind == "kyuushu_kyuuhai":
+        return [s == last_actor for s in range(4)]
+    if kind == "suucha_riichi":
+        return seated
+    if kind == "sanchahou":
+        return [seated[s] and s != last_actor for s in range(4)]
+    if kind != "exhaustive" and kind != "nagashi_mangan":
+        return [False] * 4
+    if name == "全員聴牌":
+        return seated
+    if name == "全員不聴":
+        return [False] * 4
+    if kind == "nagashi_mangan" or not any(deltas):
+        quirks.add("draw_tenpai_unrecorded")
+        return [False] * 4
+    return [seated[s] and deltas[s] > 0 for s in range(4)]
