@@ -212,6 +212,22 @@ def columns_of_rows(tables: dict[str, dict[str, Any]], rows: dict[str, list[dict
                 buffers[name] = [row[name] for row in table_rows]
 
 
+def row_columns(table: str) -> tuple[str, ...]:
+    """The columns a parser's row of a round-level table holds, in the table's order: all but ``game_id`` (which
+    set_game_id puts on every row)."""
+    return tuple(name for name in column_names(table) if name != "game_id")
+
+
+def columns_of_tuples(tables: dict[str, dict[str, Any]], rows: dict[str, list[tuple]]) -> None:
+    """Set each table's columns from its rows, tuples of the ``row_columns(table)`` values (what columns_of_rows
+    does for dicts); a table without rows keeps its columns."""
+    for table, table_rows in rows.items():
+        if table_rows:
+            buffers = tables[table]
+            for name, column in zip(row_columns(table), zip(*table_rows, strict=True), strict=True):
+                buffers[name] = list(column)
+
+
 def check_storable(game: ParsedGame) -> ParsedGame:
     """Return the game when every value a parser put in its row tables fits the column's declared type (an
     integer within its width, no null where none is allowed); else raise ParseError naming the file, game,

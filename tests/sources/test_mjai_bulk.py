@@ -13,47 +13,27 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
 import pytest
+from one_pass import Outcome, same_either_way
+from one_pass import read as one_pass_read
 
-from pipeline.errors import NotALogError, ParseError
-from pipeline.schema import to_arrow
 from pipeline.sources import mjai
-from pipeline.sources.base import concat_buffers
 from pipeline.sources.mjai import bulk
 from pipeline.sources.mjai import parser as parser_module
 from rules.scoring.situation import LIVE_DRAWS
 
-Outcome = list[dict[str, pa.Table]] | tuple[str, str, object, object, object]
 _KINDS = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + list("ESWNPFC")
 _REASONS = ("fanpai", "nagashimangan", "kyushukyuhai", "sufonrenta", "suchareach", "sukaikan", "sanchaho")
 
 
 def read(data: bytes, one_pass: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Outcome, int]:
-    """Every game's tables (as stored) or the error (type, message, game, round, tag), and how many games the
-    one-pass path read (``one_pass`` False: none, every game goes kyoku by kyoku)."""
-    taken = []
-
-    def counted(*args: Any) -> bulk.BulkGame | None:
-        game = bulk.read_game(*args) if one_pass else None
-        taken.append(game is not None)
-        return game
-
-    with monkeypatch.context() as patch:
-        patch.setattr(parser_module, "read_game", counted)
-        try:
-            games = mjai.parse(data, "game.jsonl")
-        except (NotALogError, ParseError) as exc:
-            return (type(exc).__name__, str(exc), getattr(exc, "game_id", None), exc.round_idx, exc.tag), sum(taken)
-    return [{t: to_arrow(t, concat_buffers([g], t)) for t in g.tables} for g in games], sum(taken)
+    """one_pass.read of mjai's parser."""
+    return one_pass_read(mjai.parse, parser_module, bulk.read_game, data, one_pass, monkeypatch)
 
 
 def assert_same_either_way(data: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
-    """Check both paths agree on ``data``; return the games the one-pass path read."""
-    general, _ = read(data, False, monkeypatch)
-    one_pass, taken = read(data, True, monkeypatch)
-    assert one_pass == general
-    return taken
+    """Check both reads agree on ``data``; return the games read in one pass."""
+    return same_either_way(read, data, monkeypatch)
 
 
 def _wall(rng: random.Random, n_players: int, red: bool) -> list[str]:
@@ -260,14 +240,6 @@ def test_a_game_cut_inside_a_kyoku_goes_kyoku_by_kyoku(monkeypatch: pytest.Monke
     events = random_game(3)
     cut = max(i for i, e in enumerate(events) if e["type"] == "start_kyoku") + 3
     assert assert_same_either_way(encode(events[:cut]), monkeypatch) == 0
-
-
-def test_bulk_rows_follow_the_tables_columns() -> None:
-    from pipeline.schema import TABLES, new_buffers
-
-    for table, names in (("rounds", bulk.ROUND_COLUMNS), ("wins", bulk.WIN_COLUMNS), ("draws", bulk.DRAW_COLUMNS)):
-        assert set(names) | {"game_id"} == set(new_buffers(table)), table
-        assert table in TABLES
 
 
 @pytest.mark.parametrize("path", ["mjai/RiichiEnv/tests/data/126_204_0_mjai.jsonl"])

@@ -13,44 +13,23 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
 import pytest
+from one_pass import Outcome, same_either_way
+from one_pass import read as one_pass_read
 
-from pipeline.errors import NotALogError, ParseError
-from pipeline.schema import TABLES, new_buffers, to_arrow
 from pipeline.sources import tenhou_json
-from pipeline.sources.base import concat_buffers
 from pipeline.sources.tenhou_json import bulk
 from pipeline.sources.tenhou_json import parser as parser_module
 
-Outcome = list[dict[str, pa.Table]] | tuple[str, str, object, object, object]
-
 
 def read(data: bytes, one_pass: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Outcome, int]:
-    """Every game's tables (as stored) or the error (type, message, game, round, tag), and how many games the
-    one-pass read took (``one_pass`` False: none)."""
-    taken = []
-
-    def counted(*args: Any) -> bulk.BulkRounds | None:
-        game = bulk.read_game(*args) if one_pass else None
-        taken.append(game is not None)
-        return game
-
-    with monkeypatch.context() as patch:
-        patch.setattr(parser_module, "read_game", counted)
-        try:
-            games = tenhou_json.parse(data, "game.json")
-        except (NotALogError, ParseError) as exc:
-            return (type(exc).__name__, str(exc), getattr(exc, "game_id", None), exc.round_idx, exc.tag), sum(taken)
-    return [{t: to_arrow(t, concat_buffers([g], t)) for t in g.tables} for g in games], sum(taken)
+    """one_pass.read of tenhou_json's parser."""
+    return one_pass_read(tenhou_json.parse, parser_module, bulk.read_game, data, one_pass, monkeypatch)
 
 
 def assert_same_either_way(data: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
     """Check both reads agree on ``data``; return the games read in one pass."""
-    general, _ = read(data, False, monkeypatch)
-    one_pass, taken = read(data, True, monkeypatch)
-    assert one_pass == general
-    return taken
+    return same_either_way(read, data, monkeypatch)
 
 
 def _files(shared_folder) -> list[Path]:  # noqa: ANN001 - conftest's function fixture
@@ -104,9 +83,3 @@ def test_mutants_of_results_and_headers_read_the_same_either_way(shared_folder, 
         for _ in range(12):
             taken += assert_same_either_way(json.dumps(_mutant(doc, rng)).encode(), monkeypatch)
     assert taken >= 30  # mutants read in one pass (a value it takes as the other read does)
-
-
-def test_the_rows_follow_the_tables_columns() -> None:
-    for table, names in (("rounds", bulk.ROUND_COLUMNS), ("wins", bulk.WIN_COLUMNS), ("draws", bulk.DRAW_COLUMNS)):
-        assert table in TABLES
-        assert set(names) | {"game_id"} == set(new_buffers(table)), table

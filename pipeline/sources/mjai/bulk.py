@@ -38,24 +38,13 @@ _RYUKYOKU_KEYS = frozenset({"type", "deltas", "reason", "tenpais", "actor"})
 """What a ryukyoku read here may hold (shown hands go the general path)."""
 _INT = {int}
 
-ROUND_COLUMNS = ("round_idx", "round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "dice", "dora_indicator",
-                 "scores_pre", "hands_start", "n_events", "end_kind", "n_winners", "scores_post", "is_last",
-                 "source_index")  # fmt: skip
-WIN_COLUMNS = ("round_idx", "win_idx", "seat", "from_seat", "is_tsumo", "pao_seat", "tile", "tile34", "is_red",
-               "hand", "melds", "n_kita", "fu", "han", "points", "limit_name", "yaku", "yaku_names", "yaku_han",
-               "is_yakuman", "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "scores_pre",
-               "score_deltas", "source_index")  # fmt: skip
-DRAW_COLUMNS = ("round_idx", "kind", "is_abortive", "honba", "riichi_sticks", "is_shown", "n_shown", "hands_shown",
-                "scores_pre", "score_deltas", "source_index")  # fmt: skip
-
-
 class _Declined(Exception):
     """The game is not one this module reads: the general path reads it."""
 
 
 @dataclass
 class BulkGame:
-    """A game read here: its rows (one tuple a row, in the ``*_COLUMNS`` order), each kyoku's kernel rows, the
+    """A game read here: its rows (one tuple a row, base.row_columns' values), each kyoku's kernel rows, the
     quirks met, the last kyoku and its outcome (what the game's end reads of them) and end_game (or None)."""
 
     rounds: list[tuple]
@@ -258,7 +247,7 @@ def _winning_tile(ky: _Kyoku, seat: int, target: int, pai: Any, red: bool) -> in
 
 def _win_row(ky: _Kyoku, index: int, event: dict[str, Any], win_idx: int, seats: tuple[int, int], deltas: list[int],
              bonus: bool, scores: list[int], ura: list[int], n: int, red: bool, quirks: set[str]) -> tuple:  # fmt: skip
-    """A wins row (results.OutcomeBuilder._win, without yaku entries): WIN_COLUMNS' values (``seats``: the winner
+    """A wins row (results.OutcomeBuilder._win, without yaku entries): row_columns('wins') values (``seats``: the winner
     and the seat it wins from; ``ura``: the ura indicators it lists)."""
     seat, target = seats
     tile = _winning_tile(ky, seat, target, event.get("pai"), red)
@@ -280,7 +269,7 @@ def _win_row(ky: _Kyoku, index: int, event: dict[str, Any], win_idx: int, seats:
 
 def _draw_row(ky: _Kyoku, index: int, event: dict[str, Any], deltas: list[int], scores: list[int], n: int,
               quirks: set[str]) -> tuple:  # fmt: skip
-    """A draws row (results.OutcomeBuilder._draw, no hands written in the ryukyoku): DRAW_COLUMNS' values."""
+    """A draws row (results.OutcomeBuilder._draw, no hands written in the ryukyoku): row_columns('draws') values."""
     reason = event.get("reason")
     if reason is not None:
         kind = draw_kind(reason)

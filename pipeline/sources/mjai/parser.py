@@ -35,10 +35,11 @@ from pipeline.sources.base import (
     RoundOutcome,
     check_storable,
     columns_of_rows,
+    columns_of_tuples,
     final_ranks,
     set_game_id,
 )
-from pipeline.sources.mjai.bulk import DRAW_COLUMNS, ROUND_COLUMNS, WIN_COLUMNS, BulkGame, read_game
+from pipeline.sources.mjai.bulk import BulkGame, read_game
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.fast import GamePlay, play_compiled
 from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
@@ -147,12 +148,7 @@ class _GameReader:
         self.quirks |= bulk.quirks
         self.compiled = bulk.compiled
         self.events = [[[-1] * OUT_MELD] * len(rows) for rows in bulk.compiled]  # stand-ins: events.py reads compiled
-        for table, names, rows in (("rounds", ROUND_COLUMNS, bulk.rounds), ("wins", WIN_COLUMNS, bulk.wins),
-                                   ("draws", DRAW_COLUMNS, bulk.draws)):  # fmt: skip
-            if rows:
-                buffers = self.tables[table]
-                for name, column in zip(names, zip(*rows, strict=True), strict=True):
-                    buffers[name] = list(column)
+        columns_of_tuples(self.tables, {"rounds": bulk.rounds, "wins": bulk.wins, "draws": bulk.draws})
         if bulk.end_game is None:
             if not last_kyoku_ends_game(bulk.last, bulk.last_outcome, self.header):
                 return self._finish(False, None, 0)

@@ -35,24 +35,13 @@ from pipeline.sources.tenhou_xml.codes import yaku_name
 _NONE: frozenset[int] = frozenset()
 Connections = dict[int, list[tuple[int, int, str]]]
 """Per round, its disconnections and reconnections: (step, seat, 'disconnect' or 'reconnect')."""
-ROUND_COLUMNS = ("round_idx", "round_wind", "kyoku", "dealer", "honba", "riichi_sticks", "dice", "dora_indicator",
-                 "scores_pre", "hands_start", "n_events", "end_kind", "n_winners", "scores_post", "is_last",
-                 "source_index")  # fmt: skip
-WIN_COLUMNS = ("round_idx", "win_idx", "seat", "from_seat", "is_tsumo", "pao_seat", "tile", "tile34", "is_red",
-               "hand", "melds", "n_kita", "fu", "han", "points", "limit_name", "yaku", "yaku_names", "yaku_han",
-               "is_yakuman", "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "scores_pre",
-               "score_deltas", "source_index")  # fmt: skip
-DRAW_COLUMNS = ("round_idx", "kind", "is_abortive", "honba", "riichi_sticks", "is_shown", "n_shown", "hands_shown",
-                "scores_pre", "score_deltas", "source_index")  # fmt: skip
-
-
 class _Declined(Exception):
     """The game is not one this module reads: the kyoku-by-kyoku path reads it."""
 
 
 @dataclass
 class BulkRounds:
-    """A game's rows read here (one tuple a row, in the ``*_COLUMNS`` order), each round's event rows with the
+    """A game's rows read here (one tuple a row, base.row_columns' values), each round's event rows with the
     source index of the first, the quirks met and the next source index."""
 
     rounds: list[tuple]

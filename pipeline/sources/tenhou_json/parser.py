@@ -22,11 +22,12 @@ from pipeline.sources.base import (
     RoundOutcome,
     check_storable,
     columns_of_rows,
+    columns_of_tuples,
     errors_named,
     final_ranks,
     set_game_id,
 )
-from pipeline.sources.tenhou_json.bulk import DRAW_COLUMNS, ROUND_COLUMNS, WIN_COLUMNS, BulkRounds, read_game
+from pipeline.sources.tenhou_json.bulk import BulkRounds, read_game
 from pipeline.sources.tenhou_json.document import read_documents
 from pipeline.sources.tenhou_json.event_table import EventColumns
 from pipeline.sources.tenhou_json.fast import GameLists, replay_arrays, replay_rounds
@@ -124,12 +125,7 @@ class _GameReader:
         for round_idx, (rows, first) in enumerate(bulk.events):
             self.events.add_rows(round_idx, rows, first)
         self.index = bulk.next_index
-        for table, names, rows in (("rounds", ROUND_COLUMNS, bulk.rounds), ("wins", WIN_COLUMNS, bulk.wins),
-                                   ("draws", DRAW_COLUMNS, bulk.draws)):  # fmt: skip
-            if rows:
-                buffers = self.tables[table]
-                for name, column in zip(names, zip(*rows, strict=True), strict=True):
-                    buffers[name] = list(column)
+        columns_of_tuples(self.tables, {"rounds": bulk.rounds, "wins": bulk.wins, "draws": bulk.draws})
 
     def _read_kyoku(self, round_idx: int, ready: Prepared, compiled: tuple | None) -> None:
         """Finish one kyoku (the Python path where ``compiled`` is None), read its result and add its rows."""
