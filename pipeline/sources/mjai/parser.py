@@ -6,7 +6,8 @@ The play of a kyoku (draws, discards, calls, riichi, dora) runs compiled where i
 the events' fields from the bytes, kernel.py plays them); the replay goes on event by event from the first
 event the kernel does not apply, so the tables and the errors are the same either way. When the file's rows are
 known, one kernel call deals and plays every kyoku of the game first (fast.GamePlay); a kyoku it does not deal goes
-the per-kyoku way (KyokuReplay deals it, fast.play_compiled plays it).
+the per-kyoku way (KyokuReplay deals it, fast.play_compiled plays it). A game whose every kyoku the kernel played up
+to a plain result (the usual one) is read in one pass from the kernel's state (bulk.py), the same tables.
 A kyoku cut off before its result (a truncated file) is dropped; the game is then incomplete.
 
 When a game is complete (``games.is_complete``, ``rounds.is_last`` on its last kyoku, the players' final

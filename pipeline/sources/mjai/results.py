@@ -178,7 +178,6 @@ class OutcomeBuilder:
         raise UnknownCodeError("ryukyoku without a reason before the wall ran out, and no abort the events show")
 
 
-
 def hora_points(event: dict[str, Any], gain: int, honba: int, sticks: int, n_players: int) -> int:
     """A win's ``points``: the hora's ``hora_points`` when it writes them, else the hand's value from the winner's
     gain, less the sticks and the honba it took (``honba``, ``sticks``: 0 for a win that takes no bonus); 0 when the

@@ -19,7 +19,7 @@ import numpy as np
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, WIN_RESULT
 from pipeline.sources.tenhou_json.fast import GameLists, dealt_ids, event_arrays
-from pipeline.sources.tenhou_json.results import _RED_IDS, _deltas, shown_seats, win_labels, win_seats
+from pipeline.sources.tenhou_json.results import RED_IDS, result_deltas, shown_seats, win_labels, win_seats
 from pipeline.sources.tenhou_json.round import Prepared
 from pipeline.sources.tenhou_json.round_kernel import (
     COUNT_ACCEPTED,
@@ -139,7 +139,7 @@ class _Outcome:
         if result[0] == WIN_RESULT:
             riichi = [s for s in range(4) if self.state.counts[COUNT_RIICHI][s]]
             for at in range(1, len(result) - 1, 2):
-                self._win(_deltas(result[at]), result[at + 1], dora, ura, riichi, last_actor, last_given)
+                self._win(result_deltas(result[at]), result[at + 1], dora, ura, riichi, last_actor, last_given)
         else:
             self._draw(result, [bool(hand) for hand in hands_start], last_actor)
         return list(self.scores)
@@ -171,7 +171,7 @@ class _Outcome:
         sticks = self.sticks if self.n_wins == 0 else 0
         self.game.wins.append((
             state.r, self.n_wins, seat, from_seat, is_tsumo, pao if pao != seat else None, tile, tile // 4,
-            self.red and tile in _RED_IDS, hand, state.seat_melds(seat)[::-1], state.counts[COUNT_KITA][seat], fu,
+            self.red and tile in RED_IDS, hand, state.seat_melds(seat)[::-1], state.counts[COUNT_KITA][seat], fu,
             sum(yaku_han), points, limit, yaku, [yaku_name(y) for y in yaku], yaku_han, is_yakuman, list(dora),
             list(ura) if seat in riichi else [], ready.header[1], sticks, self._apply(deltas), deltas,
             self._next_index(),
@@ -181,7 +181,7 @@ class _Outcome:
     def _draw(self, result: list[Any], seated: list[bool], last_actor: int) -> None:
         name = result[0]
         kind = DRAW_RESULTS[name]
-        deltas = _deltas(result[1]) if len(result) > 1 else [0, 0, 0, 0]
+        deltas = result_deltas(result[1]) if len(result) > 1 else [0, 0, 0, 0]
         shown = shown_seats(name, kind, deltas, seated, last_actor, self.game.quirks)
         self.game.draws.append((
             self.state.r, kind, kind not in ("exhaustive", "nagashi_mangan"), self.ready.header[1], self.sticks,

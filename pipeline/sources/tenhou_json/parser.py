@@ -3,7 +3,8 @@
 Each kyoku is replayed (replay.py), its tiles numbered (tiles.py), its result read (results.py) and
 its events appended to the game's event columns (event_table.py). The replay and the numbering run compiled
 (fast.py: replay_kernel, ids_kernel) and fall back to the Python search where the kernels give up, so the
-tables and the errors are the same either way. ``source_index`` is a synthetic
+tables and the errors are the same either way; a game the kernels replayed whole has its rows read in one pass
+(bulk.py). ``source_index`` is a synthetic
 position in the rebuilt stream (the JSON has no elements): rounds, events and results are numbered
 in game order.
 """

@@ -23,10 +23,10 @@ RIICHI_YAKU = frozenset({1, 21})
 URA_DORA = 53
 """Tenhou yaku id of ura dora: the XML lists it (0 han) on every riichi win; Tenhou's JSON omits 0 han."""
 
-_RED_IDS = frozenset({16, 52, 88})
+RED_IDS = frozenset({16, 52, 88})
 
 
-def _deltas(value: Any) -> list[int]:
+def result_deltas(value: Any) -> list[int]:
     """A result's score changes per seat (a three-seat list gets a 0 for the fourth seat)."""
     if type(value) is list and 3 <= len(value) <= 4 and PLAIN_INT.issuperset(map(type, value)):  # plain ints at C speed
         return value + [0] if len(value) == 3 else list(value)
@@ -105,7 +105,7 @@ class OutcomeBuilder:
         out = RoundOutcome()
         if result[0] == WIN_RESULT:
             for index in range(1, len(result) - 1, 2):
-                out.wins.append(self._win(len(out.wins), _deltas(result[index]), result[index + 1], out.quirks))
+                out.wins.append(self._win(len(out.wins), result_deltas(result[index]), result[index + 1], out.quirks))
         else:
             out.draws.append(self._draw(result, out.quirks))
         out.scores_post = list(self.scores)
@@ -130,7 +130,7 @@ class OutcomeBuilder:
         return {
             "win_idx": win_idx, "seat": seat, "from_seat": from_seat, "is_tsumo": is_tsumo,
             "pao_seat": pao if pao != seat else None, "tile": tile, "tile34": tile // 4,
-            "is_red": self.red and tile in _RED_IDS, "hand": hand,
+            "is_red": self.red and tile in RED_IDS, "hand": hand,
             "melds": [list(m) for m in reversed(ids.melds[seat])],  # newest first, as the XML lists them
             "n_kita": ids.n_kita[seat], "fu": fu, "han": sum(yaku_han), "points": points, "limit_name": limit,
             "yaku": yaku, "yaku_names": [yaku_name(y) for y in yaku], "yaku_han": yaku_han,
@@ -153,7 +153,7 @@ class OutcomeBuilder:
     def _draw(self, result: list[Any], quirks: set[str]) -> dict[str, Any]:
         name = result[0]
         kind = DRAW_RESULTS[name]
-        deltas = _deltas(result[1]) if len(result) > 1 else [0, 0, 0, 0]
+        deltas = result_deltas(result[1]) if len(result) > 1 else [0, 0, 0, 0]
         seated = [bool(self.kyoku.ids.hands_start[s]) for s in range(4)]
         shown = shown_seats(name, kind, deltas, seated, self.kyoku.replay.last_actor, quirks)
         held = self.kyoku.ids.held
