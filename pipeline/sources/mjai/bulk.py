@@ -23,8 +23,9 @@ from pipeline.sources.base import RoundOutcome
 from pipeline.sources.mjai import kernel as k
 from pipeline.sources.mjai.codes import WINDS, draw_kind
 from pipeline.sources.mjai.fast import GamePlay
+from pipeline.sources.mjai.game_end import end_scores
 from pipeline.sources.mjai.labels import limit_name, read_labels
-from pipeline.sources.mjai.replay import Replayed, ura_markers
+from pipeline.sources.mjai.replay import Replayed, int_field, ura_markers
 from pipeline.sources.mjai.results import hora_points, liable_seat, per_seat, shown_seats, wall_out_kind
 from pipeline.sources.mjai.stream import Events
 from pipeline.sources.mjai.tiles import RED_IDS, UNKNOWN, IdAllocator, matches
@@ -70,14 +71,9 @@ class _Kyoku:
     sticks: int
     scores: list[int]
     plan: GamePlay
-    """The game's kernel play: the seats' hands and melds after the kyoku's play (GamePlay.hand, seat_melds)."""
-    n_kita: list[int]
+    """The game's kernel play: its state after kyoku ``j`` (``st``, ``last_draw``, ``n_kita``..., GamePlay.hand)."""
     dora: list[int]
     accepted: list[int]
-    st: list[int]
-    last_draw: list[int]
-    draw_pos: list[int]
-    used: list[int]
 
 
 def read_game(events: Events, plan: GamePlay) -> BulkGame | None:
@@ -127,9 +123,9 @@ def _read(events: Events, plan: GamePlay) -> BulkGame:
         results, after_pos = _results(events, starts[j][0] + 1 + plan.done[j], hi)
         if after_pos != hi:
             raise _Declined
-        after = kyoku[j + 1].scores if j + 1 < len(kyoku) else _end_scores(end_game, n)
+        after = kyoku[j + 1].scores if j + 1 < len(kyoku) else end_scores(end_game, n)
         outcome = _outcome(ky, results, n, plan.red, after, wins, draws)
-        if ky.st[k.ST_MISMATCH]:
+        if plan.st[j][k.ST_MISMATCH]:
             quirks.add("tsumogiri_mismatch")
         quirks |= outcome.quirks
         o, o_end = plan.offsets[j][0], plan.offsets[j + 1][0]
@@ -145,36 +141,17 @@ def _read(events: Events, plan: GamePlay) -> BulkGame:
     return BulkGame(rounds, wins, draws, compiled, quirks, replayed, outcome, end_game)
 
 
-def _int(event: dict[str, Any], key: str, low: int, high: int) -> int:
-    """The event's plain int ``key`` in low..high (declined otherwise)."""
-    value = event[key]
-    if type(value) is not int or not low <= value <= high:
-        raise _Declined
-    return value
-
-
 def _kyoku(plan: GamePlay, j: int, index: int, start: dict[str, Any], n: int) -> _Kyoku:
     """Kyoku ``j``'s start values (as KyokuReplay._start reads them, plain values only; ``index``: its file index) and
     the kernel's state."""
     scores = start["scores"]
     if type(scores) is not list or len(scores) < n or set(map(type, scores[:n])) != _INT:
         raise _Declined
-    honba, sticks = _int(start, "honba", 0, 1 << 30), _int(start, "kyotaku", 0, 1 << 30)
+    honba, sticks = int_field(start, "honba"), int_field(start, "kyotaku")
     (d, a), (d_end, a_end) = plan.offsets[j][1:], plan.offsets[j + 1][1:]
-    return _Kyoku(j, index, WINDS[start["bakaze"]], _int(start, "kyoku", 1, 4) - 1, _int(start, "oya", 0, n - 1),
-                  honba, sticks, (scores[:n] + [0, 0, 0, 0])[:4], plan,
-                  plan.n_kita[j], [plan.first_dora[j], *plan.dora[d:d_end]], plan.accepted[a:a_end], plan.st[j],
-                  plan.last_draw[j], plan.draw_pos[j], plan.used[j])  # fmt: skip
-
-
-def _end_scores(end_game: dict[str, Any] | None, n: int) -> list[int] | None:
-    """end_game's final scores padded to four seats (plain ints only), None when it has none."""
-    scores = end_game.get("scores") if end_game else None
-    if not isinstance(scores, list) or len(scores) < n:
-        return None
-    if set(map(type, scores[:n])) != _INT:
-        raise _Declined
-    return (scores[:n] + [0, 0, 0, 0])[:4]
+    return _Kyoku(j, index, WINDS[start["bakaze"]], int_field(start, "kyoku", 1, 4) - 1,
+                  int_field(start, "oya", 0, n - 1), honba, sticks, (scores[:n] + [0, 0, 0, 0])[:4], plan,
+                  [plan.first_dora[j], *plan.dora[d:d_end]], plan.accepted[a:a_end])  # fmt: skip
 
 
 def _outcome(ky: _Kyoku, results: list[tuple[int, dict[str, Any]]], n: int, red: bool, after: list[int] | None,
@@ -216,7 +193,7 @@ def _seats(event: dict[str, Any], n: int) -> tuple[int, int]:
     """A hora's winner and the seat it wins from (itself for a tsumo)."""
     if not event.keys() <= _HORA_KEYS:
         raise _Declined
-    return _int(event, "actor", 0, n - 1), _int(event, "target", 0, n - 1)
+    return int_field(event, "actor", 0, n - 1), int_field(event, "target", 0, n - 1)
 
 
 def _ura(ky: _Kyoku, event: dict[str, Any], red: bool) -> list[int]:
@@ -225,20 +202,21 @@ def _ura(ky: _Kyoku, event: dict[str, Any], red: bool) -> list[int]:
     if not markers:
         return []
     alloc = IdAllocator(red)
-    alloc.used = list(ky.used)
+    alloc.used = list(ky.plan.used[ky.j])
     return [alloc.new(name) for name in markers]
 
 
 def _winning_tile(ky: _Kyoku, seat: int, target: int, pai: Any, red: bool) -> int:
     """The tile won on (replay.KyokuReplay._winning_tile, every hand followed)."""
-    st = ky.st
+    plan, j = ky.plan, ky.j
+    st = plan.st[j]
     if seat != target:
         tile = st[k.ST_GIVEN]
         if target != st[k.ST_GIVER] or tile < 0:
             raise _Declined
     else:
-        tile = ky.last_draw[seat]
-        if st[k.ST_ACTOR] != seat or ky.draw_pos[seat] < 0 or tile < 0:
+        tile = plan.last_draw[j][seat]
+        if st[k.ST_ACTOR] != seat or plan.draw_pos[j][seat] < 0 or tile < 0:
             raise _Declined
     if isinstance(pai, str) and pai != UNKNOWN and not matches(tile, pai, red):
         raise _Declined
@@ -260,7 +238,7 @@ def _win_row(ky: _Kyoku, index: int, event: dict[str, Any], win_idx: int, seats:
     sticks = ky.sticks + len(ky.accepted) if bonus else 0
     points = hora_points(event, deltas[seat], ky.honba if bonus else 0, sticks, n)
     return (ky.j, win_idx, seat, target, is_tsumo, liable_seat(deltas, seat, target, is_tsumo, n), tile, tile // 4,
-            red and tile in RED_IDS, hand, ky.plan.seat_melds(ky.j, seat)[::-1], ky.n_kita[seat], labels.fu,
+            red and tile in RED_IDS, hand, ky.plan.seat_melds(ky.j, seat)[::-1], ky.plan.n_kita[ky.j][seat], labels.fu,
             labels.han, points,
             limit_name(points, is_yakuman=labels.is_yakuman, han=labels.han, is_dealer=seat == ky.dealer,
                        is_tsumo=is_tsumo, n_players=n),
@@ -273,11 +251,11 @@ def _draw_row(ky: _Kyoku, index: int, event: dict[str, Any], deltas: list[int], 
     reason = event.get("reason")
     if reason is not None:
         kind = draw_kind(reason)
-    elif ky.st[k.ST_DRAWS] >= LIVE_DRAWS[n]:
+    elif ky.plan.st[ky.j][k.ST_DRAWS] >= LIVE_DRAWS[n]:
         kind = wall_out_kind(deltas, quirks)
     else:
         raise _Declined  # the abort the events show: the general path reads them
-    shown = shown_seats(event, kind, deltas, n, max(ky.st[k.ST_ACTOR], -1), quirks)
+    shown = shown_seats(event, kind, deltas, n, max(ky.plan.st[ky.j][k.ST_ACTOR], -1), quirks)
     hands = [sorted(ky.plan.hand(ky.j, s)) if shown[s] else [] for s in range(4)]
     return (ky.j, kind, kind not in ("exhaustive", "nagashi_mangan"), ky.honba, ky.sticks + len(ky.accepted),
             shown, sum(shown), hands, scores, deltas, index)  # fmt: skip

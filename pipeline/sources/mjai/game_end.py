@@ -15,8 +15,11 @@ the table given to the first place (ties to the lower seat), as Tenhou's final s
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from pipeline.errors import ParseError
 from pipeline.sources.base import RoundOutcome, final_ranks
 from pipeline.sources.mjai.header import Header
 from pipeline.sources.mjai.replay import Replayed
@@ -72,3 +75,14 @@ def final_scores(scores_post: list[int], n_players: int, sticks: int) -> list[in
         first = final_ranks(final[:n_players]).index(1)
         final[first] += STICK * sticks
     return final
+
+
+def end_scores(end_game: dict[str, Any] | None, n_players: int) -> list[int] | None:
+    """end_game's final scores padded to four seats, None when it has none; raises ParseError for scores that are
+    not numbers."""
+    scores = end_game.get("scores") if end_game else None
+    if not isinstance(scores, list) or len(scores) < n_players:
+        return None
+    if not all(isinstance(s, int | float) for s in scores):
+        raise ParseError(f"end_game scores {scores!r} are not numbers")
+    return ([int(s) for s in scores[:n_players]] + [0] * 4)[:4]

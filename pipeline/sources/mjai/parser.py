@@ -43,7 +43,7 @@ from pipeline.sources.base import (
 from pipeline.sources.mjai.bulk import BulkGame, read_game
 from pipeline.sources.mjai.events import event_columns
 from pipeline.sources.mjai.fast import GamePlay, play_compiled
-from pipeline.sources.mjai.game_end import final_scores, last_kyoku_ends_game, sticks_left
+from pipeline.sources.mjai.game_end import end_scores, final_scores, last_kyoku_ends_game, sticks_left
 from pipeline.sources.mjai.header import Header, fingerprint, read_header
 from pipeline.sources.mjai.kernel import OUT_MELD
 from pipeline.sources.mjai.lines import line_rows
@@ -127,22 +127,18 @@ class _GameReader:
             return self._read_bulk(bulk)
         rounds, starts, end_game = self._replay(plan)
         self.tag = None
+        n_players = self.header.n_players
         outcome = None
         for round_idx, rnd in enumerate(rounds):
             self.round_idx = round_idx
-            after = starts[round_idx + 1] if round_idx + 1 < len(starts) else _end_scores(end_game, self.header)
-            outcome = OutcomeBuilder(rnd, self.header.n_players, self.header.has_red_fives, after).build()
+            after = starts[round_idx + 1] if round_idx + 1 < len(starts) else end_scores(end_game, n_players)
+            outcome = OutcomeBuilder(rnd, n_players, self.header.has_red_fives, after).build()
             self._add_round(round_idx, rnd, outcome)
         self.round_idx = None
         uncut = len(rounds) == len(starts) > 0
         if outcome is None or not uncut:
             return self._finish(False, None, 0)
-        scores_known = "deltas_unrecorded" not in outcome.quirks
-        if end_game is None:
-            if not scores_known or not last_kyoku_ends_game(rounds[-1], outcome, self.header):
-                return self._finish(False, None, 0)
-            self.quirks.add("game_end_inferred")
-        return self._finish(True, _end_scores(end_game, self.header), sticks_left(outcome), scores_known)
+        return self._ended(rounds[-1], outcome, end_game, "deltas_unrecorded" not in outcome.quirks)
 
     def _read_bulk(self, bulk: BulkGame) -> ParsedGame:
         """The game read in one pass (bulk.py): its tables filled as the kyoku-by-kyoku path fills them."""
@@ -150,11 +146,18 @@ class _GameReader:
         self.compiled = bulk.compiled
         self.events = [[[-1] * OUT_MELD] * len(rows) for rows in bulk.compiled]  # stand-ins: events.py reads compiled
         columns_of_tuples(self.tables, {"rounds": bulk.rounds, "wins": bulk.wins, "draws": bulk.draws})
-        if bulk.end_game is None:
-            if not last_kyoku_ends_game(bulk.last, bulk.last_outcome, self.header):
+        return self._ended(bulk.last, bulk.last_outcome, bulk.end_game, True)
+
+    def _ended(self, last: Replayed, outcome: RoundOutcome, end_game: dict[str, Any] | None,
+               scores_known: bool) -> ParsedGame:  # fmt: skip
+        """The game, its every kyoku read (``last``, ``outcome``: the last one and its result; ``scores_known``: that
+        result's score changes are known): complete when end_game came, or when the last kyoku ends the game by
+        Tenhou's rules (quirk ``game_end_inferred``; only with its score changes known), else incomplete."""
+        if end_game is None:
+            if not scores_known or not last_kyoku_ends_game(last, outcome, self.header):
                 return self._finish(False, None, 0)
             self.quirks.add("game_end_inferred")
-        return self._finish(True, _end_scores(bulk.end_game, self.header), sticks_left(bulk.last_outcome), True)
+        return self._finish(True, end_scores(end_game, self.header.n_players), sticks_left(outcome), scores_known)
 
     def _replay(self, plan: GamePlay | None) -> tuple[list[Replayed], list[list[int]], dict[str, Any] | None]:
         """The kyoku with a result, every kyoku's starting scores, and the end_game event (None when absent);
@@ -276,13 +279,3 @@ class _GameReader:
                 "sex": None, "final_score": final[seat] if final else None, "final_points": None,
                 "final_rank": ranks[seat] if ranks else None, "n_disconnects": 0, "n_reconnects": 0,
             })  # fmt: skip
-
-
-def _end_scores(end_game: dict[str, Any] | None, header: Header) -> list[int] | None:
-    """end_game's final scores padded to four seats, None when it has none."""
-    scores = end_game.get("scores") if end_game else None
-    if not isinstance(scores, list) or len(scores) < header.n_players:
-        return None
-    if not all(isinstance(s, int | float) for s in scores):
-        raise ParseError(f"end_game scores {scores!r} are not numbers")
-    return ([int(s) for s in scores[: header.n_players]] + [0] * 4)[:4]

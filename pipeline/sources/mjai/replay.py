@@ -93,7 +93,8 @@ class Replayed:
         return head + self.events[done:]
 
 
-def _int(event: Event, key: str, low: int = 0, high: int = 1 << 30) -> int:
+def int_field(event: Event, key: str, low: int = 0, high: int = 1 << 30) -> int:
+    """The event's integer ``key`` in low..high; raises ParseError for anything else (a bool is no int here)."""
     value = event.get(key)
     if type(value) is int and low <= value <= high:  # the usual case, at once (a bool is no int here)
         return value
@@ -147,8 +148,8 @@ class KyokuReplay:
                 if not hidden[s] and len(hands[s]) != 13:
                     raise ParseError(f"start_kyoku deals {len(hands[s])} tiles to seat {s}")
         replayed = Replayed(
-            index, wind, _int(start, "kyoku", 1, 4) - 1, _int(start, "oya", 0, self.n_players - 1),
-            _int(start, "honba"), _int(start, "kyotaku"),
+            index, wind, int_field(start, "kyoku", 1, 4) - 1, int_field(start, "oya", 0, self.n_players - 1),
+            int_field(start, "honba"), int_field(start, "kyotaku"),
             ([int(v) for v in scores[: self.n_players]] + [0] * 4)[:4], hands, hidden,
         )  # fmt: skip
         replayed.dora.append(dealt[1] if dealt else self.alloc.new(start.get("dora_marker")))  # type: ignore[arg-type]
@@ -174,7 +175,7 @@ class KyokuReplay:
         getattr(self, "_" + kind)(index, event)
 
     def _actor(self, event: Event) -> int:
-        return _int(event, "actor", 0, self.n_players - 1)
+        return int_field(event, "actor", 0, self.n_players - 1)
 
     def _emit(self, index: int, action: str, seat: int, tile: int = -1, from_seat: int = -1,
               meld: list[int] | None = None) -> None:  # fmt: skip
@@ -233,7 +234,7 @@ class KyokuReplay:
         self._emit(index, "discard", seat, tile)
 
     def _call(self, index: int, event: Event, action: str) -> None:
-        seat, target = self._actor(event), _int(event, "target", 0, self.n_players - 1)
+        seat, target = self._actor(event), int_field(event, "target", 0, self.n_players - 1)
         pai = event.get("pai")
         if target != self.given_by or target == seat or not matches(self.last_given, pai, self.red):  # type: ignore
             raise ParseError(f"{action} of {pai!r} from seat {target}, who did not just give it")
@@ -301,7 +302,7 @@ class KyokuReplay:
 
     # --- results ---------------------------------------------------------------------------------
     def _hora(self, index: int, event: Event) -> None:
-        seat, target = self._actor(event), _int(event, "target", 0, self.n_players - 1)
+        seat, target = self._actor(event), int_field(event, "target", 0, self.n_players - 1)
         tile = self._winning_tile(seat, target, event.get("pai"))
         if self.round.hidden[seat]:
             shown = event.get("hora_tehais")
