@@ -14,19 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from pipeline.errors import ParseError
 from pipeline.sources.tenhou_json.codes import DRAW_RESULTS, WIN_RESULT
-from pipeline.sources.tenhou_json.fast import GameLists, dealt_ids, event_arrays
+from pipeline.sources.tenhou_json.fast import GameLists, HeldIds, MeldIds, dealt_ids, event_arrays
 from pipeline.sources.tenhou_json.results import RED_IDS, result_deltas, shown_seats, win_labels, win_seats
 from pipeline.sources.tenhou_json.round import Prepared
 from pipeline.sources.tenhou_json.round_kernel import (
     COUNT_ACCEPTED,
-    COUNT_HELD,
     COUNT_KITA,
     COUNT_LAST_DRAW,
-    COUNT_MELDS,
     COUNT_RIICHI,
 )
 from pipeline.sources.tenhou_json.rows import EventRows, RowSpan
@@ -54,21 +50,13 @@ class BulkRounds:
 
 @dataclass
 class _Round:
-    """What the kernels left of one round: the seats' counts (round_kernel's COUNT_* rows) and its arrays."""
+    """What the kernels left of one round: its index, the seats' counts (round_kernel's COUNT_* rows), and the ids
+    each seat holds and its melds at the end (read when asked)."""
 
     r: int
     counts: list[list[int]]
-    held: np.ndarray
-    melds: np.ndarray
-
-    def hand(self, seat: int) -> list[int]:
-        """The ids ``seat`` holds at the end of the round."""
-        return self.held[self.r, seat, : self.counts[COUNT_HELD][seat]].tolist()
-
-    def seat_melds(self, seat: int) -> list[list[int]]:
-        """The melds of ``seat`` (each its ids), in call order."""
-        rows = self.melds[self.r, seat, : self.counts[COUNT_MELDS][seat]].tolist()
-        return [[t for t in meld if t >= 0] for meld in rows]
+    held: HeldIds
+    melds: MeldIds
 
 
 def read_game(game: GameLists, prepared: list[Prepared], arrays: tuple, n_players: int, red: bool,
@@ -108,7 +96,7 @@ def _read(lists: GameLists, prepared: list[Prepared], arrays: tuple, n_players: 
         game.events.append((rows, start_index + 1))
         game.next_index += 1 + len(rows)
         hands_start = dealt_ids(start_l[r], lists.hand_len[r])
-        state = _Round(r, counts_l[r], held, melds)
+        state = _Round(r, counts_l[r], HeldIds(held, counts, r), MeldIds(melds, counts, r))
         outcome = _Outcome(ready, state, n_players, red, double_yakuman, game)
         scores_post = outcome.read(hands_start, dora, ura, last_actor, last_given)
         round_number, honba, sticks = ready.header[:3]
@@ -167,11 +155,11 @@ class _Outcome:
             tile = state.counts[COUNT_LAST_DRAW][seat]
             if tile < 0 or last_actor != seat:
                 raise _Declined  # "tsumo by a seat who did not draw last": the other path's error
-        hand = sorted(state.hand(seat) + ([] if is_tsumo else [tile]))
+        hand = sorted(state.held[seat] + ([] if is_tsumo else [tile]))
         sticks = self.sticks if self.n_wins == 0 else 0
         self.game.wins.append((
             state.r, self.n_wins, seat, from_seat, is_tsumo, pao if pao != seat else None, tile, tile // 4,
-            self.red and tile in RED_IDS, hand, state.seat_melds(seat)[::-1], state.counts[COUNT_KITA][seat], fu,
+            self.red and tile in RED_IDS, hand, state.melds[seat][::-1], state.counts[COUNT_KITA][seat], fu,
             sum(yaku_han), points, limit, yaku, [yaku_name(y) for y in yaku], yaku_han, is_yakuman, list(dora),
             list(ura) if seat in riichi else [], ready.header[1], sticks, self._apply(deltas), deltas,
             self._next_index(),
@@ -185,6 +173,6 @@ class _Outcome:
         shown = shown_seats(name, kind, deltas, seated, last_actor, self.game.quirks)
         self.game.draws.append((
             self.state.r, kind, kind not in ("exhaustive", "nagashi_mangan"), self.ready.header[1], self.sticks,
-            shown, sum(shown), [sorted(self.state.hand(s)) if shown[s] else [] for s in range(4)],
+            shown, sum(shown), [sorted(self.state.held[s]) if shown[s] else [] for s in range(4)],
             self._apply(deltas), deltas, self._next_index(),
         ))  # fmt: skip

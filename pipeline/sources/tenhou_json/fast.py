@@ -125,7 +125,7 @@ def replay_rounds(game: GameLists, has_red_fives: bool,
         n_kita, riichi, accepted, last_draw = seat_counts[r]
         ids = RoundIds(
             dealt_ids(start_l[r], game.hand_len[r]), dora_l[d0 : d0 + n_dora_l[r]], ura_l[u0:u1], [],
-            _Held(held, counts, r), _Melds(melds, counts, r), n_kita, last_given, mismatch, last_draw=last_draw,
+            HeldIds(held, counts, r), MeldIds(melds, counts, r), n_kita, last_given, mismatch, last_draw=last_draw,
         )  # fmt: skip
         ids.rows = RowSpan(columns, meld, out_start_l[r], out_start_l[r + 1], *_riichi(riichi, accepted))
         results.append((Replay([], last_actor, bool(robbed)), ids))
@@ -146,7 +146,7 @@ def _riichi(declared: list[int], sticks: list[int]) -> tuple[Set[int], list[int]
             [seat for seat in range(4) for _ in range(sticks[seat])])  # fmt: skip
 
 
-class _Held(Sequence[list[int]]):
+class HeldIds(Sequence[list[int]]):
     """A round's held ids per seat, read from replay_game's arrays when asked (a win or a shown hand reads a seat or
     two of a round: cutting every seat's list of every round cost more)."""
 
@@ -163,8 +163,8 @@ class _Held(Sequence[list[int]]):
         return 4
 
 
-class _Melds(Sequence[list[list[int]]]):
-    """A round's melds per seat (ids, in call order), read from replay_game's arrays when asked (as _Held)."""
+class MeldIds(Sequence[list[list[int]]]):
+    """A round's melds per seat (ids, in call order), read from replay_game's arrays when asked (as HeldIds)."""
 
     __slots__ = ("counts", "melds", "r")
 
