@@ -47,10 +47,10 @@ DERIVE = "derive"
 FORMAT_GROUPS: dict[str, tuple[str, ...]] = {
     "tenhou_xml": ("tenhou_xml",),
     "tenhou_json": ("tenhou_json",),
-    "majsoul": (),
+    "majsoul": ("majsoul",),
     "mjai": ("mjai",),
 }
-"""The groups of each input format's parser (Mahjong Soul's has no kernels of its own)."""
+"""The groups of each input format's parser."""
 
 MIN_SHARED_SECONDS = 4.0
 """Below this much compiling (estimated CPU s) a child process is not worth its start (~0.7 CPU s)."""

@@ -33,7 +33,8 @@ rounds
     dealer's 14th dealt tile is its first draw (event 0): the last tile dealt, or the tile a tsumogiri
     first discard or a heavenly hand names. ``source_index``: the record's position in the file.
 events
-    Tenhou XML's order (play.py). ``is_tsumogiri`` follows the ids, which follow ``moqie``.
+    Tenhou XML's order (play.py; the compiled play, kernel.py, applies the same rules). ``is_tsumogiri`` follows
+    the ids, which follow ``moqie``.
 wins
     Tenhou yaku ids (codes.FAN_TO_YAKU); yakuman 13 han per multiple (double yakuman: 26). ``points``:
     point_rong, a tsumo's point_zimo_qin / point_zimo_xian payments (not point_sum: since 2021 the

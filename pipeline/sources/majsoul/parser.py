@@ -2,23 +2,28 @@
 the server's own furiten and waits flags per event (``server_flags``).
 
 Records are split into rounds (RecordNewRound to the Hule, NoTile or LiuJu record that ends it; a round
-cut short at the end of the file is dropped and the game marked incomplete), each round replayed
-(play.py) and its result read (results.py). ``source_index`` is the record's position in the file.
+cut short at the end of the file is dropped and the game marked incomplete), each round dealt (play.py), its
+play records applied by the compiled play (fast.py, kernel.py; play.py's handlers where the kernel declines the
+round) and its result read (results.py). ``source_index`` is the record's position in the file.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pipeline.columns import Repeated
+import numpy as np
+
+from pipeline.columns import Coded, Repeated
 from pipeline.errors import ParseError
 from pipeline.identity import identify
 from pipeline.schema import TABLES, new_buffers
 from pipeline.sources.base import ParsedGame, check_storable, errors_named, final_ranks, set_game_id
 from pipeline.sources.majsoul.codes import RESULT_KINDS, check_kind
 from pipeline.sources.majsoul.document import Document, Record, read_documents
+from pipeline.sources.majsoul.fast import play_compiled
 from pipeline.sources.majsoul.header import Header, final_scores, player_rows, read_header
-from pipeline.sources.majsoul.play import PLAY_HANDLERS, accept_riichi, start_round
+from pipeline.sources.majsoul.kernel import FLAG_ACTIONS, FLAG_CODE
+from pipeline.sources.majsoul.play import PLAY_HANDLERS, Play, accept_riichi, start_round
 from pipeline.sources.majsoul.results import hule_rows, liuju_row, notile_row
 from pipeline.sources.majsoul.ruleset import MajsoulRules, rules_of
 from pipeline.sources.tenhou_json.event_table import EventColumns
@@ -27,6 +32,10 @@ SOURCE = "majsoul"
 
 NON_SERVER_QUIRKS = frozenset({"draw_tenpai_unrecorded", "tsumogiri_mismatch"})
 """Quirks saying a label was not written, or written inconsistently, in the file."""
+
+FLAG_ROW_COLUMNS = ("round_idx", "event_idx", "seat", "zhenting", "waits_mask", "action")
+"""A game's flag rows as the reader keeps them: integers, -1 for null (event_idx at the deal, zhenting and
+waits_mask where not given), the action as a code of kernel.FLAG_ACTIONS."""
 
 FLAG_COLUMNS = ("game_id", "round_idx", "event_idx", "seat", "action", "zhenting", "tingpai_kinds")
 """Columns of ``server_flags``."""
@@ -44,17 +53,15 @@ def parse(data: bytes, source_file: str) -> list[ParsedGame]:
     return games
 
 
-def _fill_server_flags(game: ParsedGame, flags: list) -> None:
-    """Put the server's furiten and waits flags into the game's server_flags table."""
-    if not flags:
+def _fill_server_flags(game: ParsedGame, flags: np.ndarray) -> None:
+    """Put the server's furiten and waits flags (FLAG_ROW_COLUMNS rows) into the game's server_flags table."""
+    if not len(flags):
         return
-    buffers = game.tables["server_flags"]
-    rows = [(round_idx, event_idx, seat, action, zhenting, None if kinds is None else sum(1 << kind for kind in kinds))
-            for round_idx, (event_idx, seat, zhenting, kinds, action) in flags]  # fmt: skip
-    buffers["game_id"].extend([game.game_id] * len(rows))
-    names = ("round_idx", "event_idx", "seat", "action", "is_furiten", "waits_mask")
-    for name, column in zip(names, zip(*rows, strict=True), strict=True):
-        buffers[name].extend(column)
+    round_idx, event_idx, seat, zhenting, mask, action = flags.T
+    game.tables["server_flags"] = {
+        "game_id": Repeated(game.game_id, len(flags)), "round_idx": round_idx, "event_idx": event_idx, "seat": seat,
+        "action": Coded(action, FLAG_ACTIONS), "is_furiten": zhenting.astype(np.int8), "waits_mask": mask,
+    }  # fmt: skip
 
 
 def server_flags(data: bytes, source_file: str) -> dict[str, list]:
@@ -68,18 +75,20 @@ def server_flags(data: bytes, source_file: str) -> dict[str, list]:
     seats it does not speak of). Rows only where the file carries the flags. Raises as ``parse``."""
     columns: dict[str, list] = {name: [] for name in FLAG_COLUMNS}
     for game, flags in _read_file(data, source_file):
-        for round_idx, (event_idx, seat, zhenting, kinds, action) in flags:
-            row = (game.game_id, round_idx, event_idx, seat, action, zhenting, kinds)
+        for round_idx, event_idx, seat, zhenting, mask, action in flags.tolist():
+            kinds = None if mask < 0 else [kind for kind in range(34) if mask >> kind & 1]
+            row = (game.game_id, round_idx, None if event_idx < 0 else event_idx, seat, FLAG_ACTIONS[action],
+                   None if zhenting < 0 else bool(zhenting), kinds)  # fmt: skip
             for name, value in zip(FLAG_COLUMNS, row, strict=True):
                 columns[name].append(value)
     return columns
 
 
-def _read_file(data: bytes, source_file: str) -> list[tuple[ParsedGame, list]]:
+def _read_file(data: bytes, source_file: str) -> list[tuple[ParsedGame, np.ndarray]]:
     return [_read_document(doc, source_file) for doc in read_documents(data, source_file)]
 
 
-def _read_document(doc: Document, source_file: str) -> tuple[ParsedGame, list]:
+def _read_document(doc: Document, source_file: str) -> tuple[ParsedGame, np.ndarray]:
     """Read one document; every failure becomes a ParseError naming the file, game and round."""
     state: dict[str, Any] = {}  # the game id and the reader, once known
     where = lambda: (state.get("game_id"), state["reader"].round_idx if "reader" in state else None)  # noqa: E731
@@ -88,6 +97,20 @@ def _read_document(doc: Document, source_file: str) -> tuple[ParsedGame, list]:
         state["game_id"] = header.game_id
         state["reader"] = _GameReader(doc, header, rules_of(doc), source_file)
         return state["reader"].read()
+
+
+def flag_rows(round_idx: int, play: Play) -> np.ndarray:
+    """A round's flag rows (FLAG_ROW_COLUMNS): play.py's, then the compiled play's."""
+    rows = [(round_idx, -1 if event_idx is None else event_idx, seat, -1 if zhenting is None else int(zhenting),
+             -1 if kinds is None else sum(1 << kind for kind in kinds), FLAG_CODE[action])
+            for event_idx, seat, zhenting, kinds, action in play.flags]  # fmt: skip
+    python = np.array(rows, dtype=np.int64).reshape(len(rows), len(FLAG_ROW_COLUMNS))
+    if play.compiled_flags is None or not len(play.compiled_flags):
+        return python
+    compiled = np.empty((len(play.compiled_flags), len(FLAG_ROW_COLUMNS)), dtype=np.int64)
+    compiled[:, 0] = round_idx
+    compiled[:, 1:] = play.compiled_flags
+    return np.concatenate([python, compiled])
 
 
 def split_rounds(records: list[Record]) -> tuple[list[list[Record]], bool]:
@@ -120,12 +143,13 @@ class _GameReader:
         self.source_file = source_file
         self.tables = {t: new_buffers(t) for t in TABLES}
         self.events = EventColumns(rules.has_red_fives)
-        self.flags: list[tuple[int, tuple]] = []
+        self.flags: list[np.ndarray] = []
+        """Each round's flag rows (FLAG_ROW_COLUMNS)."""
         self.quirks = rules.quirks()
         self.round_idx: int | None = None
 
-    def read(self) -> tuple[ParsedGame, list]:
-        """Read every complete round; return the game and its flag rows (round_idx, flag row)."""
+    def read(self) -> tuple[ParsedGame, np.ndarray]:
+        """Read every complete round; return the game and its flag rows (FLAG_ROW_COLUMNS)."""
         rounds, cut_short = split_rounds(self.doc.records)
         for round_idx, records in enumerate(rounds):
             self.round_idx = round_idx
@@ -135,15 +159,17 @@ class _GameReader:
         if any(first.get(key, 0) for key in ("chang", "ju", "ben")):
             self.quirks.add("game_excerpt")  # the file starts after the game's first round
         last = rounds[-1][-1].data if rounds and not cut_short else None
-        return self._finish(len(rounds), final_scores(self.doc, self.rules.n_players, last)), self.flags
+        flags = np.concatenate(self.flags) if self.flags else np.zeros((0, len(FLAG_ROW_COLUMNS)), dtype=np.int64)
+        return self._finish(len(rounds), final_scores(self.doc, self.rules.n_players, last)), flags
 
     def _read_round(self, round_idx: int, records: list[Record]) -> None:
         first, result = records[0], records[-1]
         play = start_round(first, records[1] if len(records) > 1 else None, self.rules.n_players,
                            self.rules.has_red_fives)  # fmt: skip
         scores_pre, sticks_pre = list(play.scores), play.sticks
-        for record in records[1:-1]:
-            PLAY_HANDLERS[record.kind](play, record)
+        if not play_compiled(play, records[1:-1]):
+            for record in records[1:-1]:
+                PLAY_HANDLERS[record.kind](play, record)
         honba, round_wind = first.data.get("ben", 0), first.data.get("chang", 0)
         wins, draws = [], []
         if result.kind == "Hule":
@@ -161,8 +187,8 @@ class _GameReader:
             "end_kind": "win" if wins else "draw", "n_winners": len(wins), "scores_post": list(play.scores),
             "is_last": False, "source_index": first.index,
         })  # fmt: skip
-        self.events.add_round(round_idx, play.events)
-        self.flags += [(round_idx, flag) for flag in play.flags]
+        self.events.add_rows(round_idx, *play.event_rows())
+        self.flags.append(flag_rows(round_idx, play))
         self.quirks |= play.quirks
 
     def _append(self, table: str, row: dict[str, Any]) -> None:

@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from pipeline.errors import ParseError, UnknownCodeError
 from pipeline.sources.majsoul.codes import CALL_TYPES, KAN_TYPES, lookup, parse_tile
 from pipeline.sources.majsoul.document import Record
 from pipeline.sources.majsoul.tiles import SeatTiles, TileIds
+from pipeline.sources.tenhou_json.rows import EventRows, concatenate
 from pipeline.sources.tenhou_json.tiles import IdEvent
 
 FlagRow = tuple[int | None, int, bool | None, list[int] | None, str]
@@ -50,6 +53,10 @@ class Play:
     """The id of the last tile released (discard, added or closed kan, kita): a ron takes it."""
     last_giver: int = -1
     last_actor: int = -1
+    compiled: tuple[EventRows, np.ndarray] | None = None
+    """The events the compiled play made (fast.py) and their records' indexes; ``events`` follow them."""
+    compiled_flags: np.ndarray | None = None
+    """The flag rows the compiled play made (kernel.F_* columns); ``flags`` come before them."""
 
     def emit(self, index: int, action: str, seat: int, tile: int = -1, from_seat: int = -1,
              meld: list[int] | None = None) -> int:  # fmt: skip
@@ -57,7 +64,16 @@ class Play:
         self.events.append((index, IdEvent(action, seat, tile, from_seat, meld)))
         if seat >= 0:
             self.last_actor = seat
-        return len(self.events) - 1
+        return len(self.events) - 1 + (len(self.compiled[0]) if self.compiled else 0)
+
+    def event_rows(self) -> tuple[EventRows, np.ndarray]:
+        """The round's events as rows, with each one's record index (the compiled ones first)."""
+        rows = EventRows.from_events([event for _, event in self.events])
+        index = np.array([index for index, _ in self.events], dtype=np.int64).reshape(len(rows))
+        if self.compiled is None:
+            return rows, index
+        compiled, compiled_index = self.compiled
+        return concatenate([compiled, rows]), np.concatenate([compiled_index, index])
 
     def seat_of(self, data: dict[str, Any]) -> int:
         """The record's seat (0 when absent: protobuf omits defaults); raises ParseError when out of range."""
